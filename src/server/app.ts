@@ -1,0 +1,244 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import cookie from "@fastify/cookie";
+import helmet from "@fastify/helmet";
+import multipart from "@fastify/multipart";
+import fastifyStatic from "@fastify/static";
+import swagger from "@fastify/swagger";
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from "fastify";
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
+import type { Config } from "./config";
+import type { AppContext } from "./context";
+import type { Database } from "./db/client";
+import { accountRoutes } from "./features/account/account.routes";
+import { authRoutes } from "./features/auth/auth.routes";
+import { devRoutes } from "./features/dev/dev.routes";
+import { healthRoutes } from "./features/health/health.routes";
+import { mediaRoutes } from "./features/media/media.routes";
+import { profileRoutes } from "./features/profiles/profiles.routes";
+import { createAuth } from "./lib/auth";
+import { AppError, unauthorized } from "./lib/errors";
+import { JobWorker } from "./lib/jobs";
+import { createMailer } from "./lib/mail";
+import { createRateLimiter } from "./lib/rate-limit";
+import { createViewerLookup } from "./lib/session";
+import { createDiskStorage, type Storage } from "./lib/storage";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const WEB_DIST = path.join(root, "dist/web");
+
+export type BuildAppOptions = {
+  config: Config;
+  database: Database;
+  storage?: Storage;
+  logger?: FastifyServerOptions["logger"];
+  startWorker?: boolean;
+};
+
+export type HearthApp = FastifyInstance & { ctx: AppContext };
+
+const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  baseUri: ["'none'"],
+  objectSrc: ["'none'"],
+  frameAncestors: ["'none'"],
+  formAction: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", "data:", "blob:", "https:"],
+  mediaSrc: ["'self'", "blob:", "https:"],
+  fontSrc: ["'self'", "data:"],
+  connectSrc: ["'self'"],
+  frameSrc: ["https://www.youtube-nocookie.com", "https://www.youtube.com", "https://player.vimeo.com"],
+  upgradeInsecureRequests: null,
+};
+
+export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
+  const { config, database } = opts;
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: false,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const mailer = createMailer({
+    db: database.db,
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    onQueued: () => worker.kick(),
+  });
+  const worker: JobWorker = new JobWorker(database.db, { mail: mailer.deliverJob }, app.log);
+  const auth = createAuth({ config, db: database.db, mailer });
+  const viewer = createViewerLookup(auth);
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    pool: database.pool,
+    auth,
+    mailer,
+    storage: opts.storage ?? createDiskStorage(path.join(config.dataDir, "media")),
+    rateLimiter: createRateLimiter(database.db, config.rateLimits),
+    worker,
+    log: app.log,
+    viewer,
+    requireViewer: async (request) => {
+      const v = await viewer(request);
+      if (!v) throw unauthorized();
+      return v;
+    },
+  };
+  app.decorate("ctx", ctx);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+    strictTransportSecurity: { maxAge: 31536000, includeSubDomains: true },
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    crossOriginEmbedderPolicy: false,
+    crossOriginResourcePolicy: { policy: "same-origin" },
+  });
+  await app.register(cookie);
+  await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 10 } });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: "Hearth API", version: "0.1.0", description: "The Hearth community platform API." },
+      components: { securitySchemes: { session: { type: "apiKey", in: "cookie", name: "hearth.session_token" } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  // Cross-site request protection for every cookie-authenticated write: a browser always sends
+  // Origin or Sec-Fetch-Site on a cross-site POST; forms can only send urlencoded, multipart or text/plain.
+  const ownOrigin = new URL(config.publicUrl).origin;
+  app.addHook("onRequest", async (request) => {
+    if (request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS") return;
+    if (!request.url.startsWith("/api/")) return;
+    const site = request.headers["sec-fetch-site"];
+    if (site && site !== "same-origin" && site !== "none") {
+      throw new AppError("FORBIDDEN", "Cross-site requests are not allowed");
+    }
+    const origin = request.headers.origin;
+    if (origin && origin !== ownOrigin && origin !== `${request.protocol}://${request.headers.host}`) {
+      throw new AppError("FORBIDDEN", "Cross-site requests are not allowed");
+    }
+    const type = (request.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+    const hasBody = Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"];
+    if (hasBody && type !== "application/json" && type !== "multipart/form-data") {
+      throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Requests must be sent as JSON");
+    }
+  });
+
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof AppError) {
+      if (err.code === "RATE_LIMITED") {
+        const retry = (err.details as { retryAfter?: number } | undefined)?.retryAfter;
+        if (retry) reply.header("retry-after", String(retry));
+      }
+      return reply.status(err.status).send({ error: { code: err.code, message: err.message } });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const first = err.validation[0];
+      const field = first?.instancePath?.replace(/^\//, "").replaceAll("/", ".");
+      const message = first?.message ?? "Invalid request";
+      return reply.status(400).send({
+        error: { code: "VALIDATION", message, ...(field ? { field } : {}) },
+      });
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const code =
+        status === 413
+          ? "PAYLOAD_TOO_LARGE"
+          : status === 415
+            ? "UNSUPPORTED_MEDIA_TYPE"
+            : status === 404
+              ? "NOT_FOUND"
+              : status === 429
+                ? "RATE_LIMITED"
+                : "BAD_REQUEST";
+      const message =
+        err.code === "FST_ERR_CTP_INVALID_JSON_BODY" || err.code === "FST_ERR_CTP_EMPTY_JSON_BODY" || err instanceof SyntaxError
+          ? "The request body is not valid JSON"
+          : status === 413
+            ? "The request body is too large"
+            : err.message;
+      return reply.status(status).send({ error: { code, message } });
+    }
+    const unavailable = /ECONNREFUSED|timeout exceeded when trying to connect|Connection terminated|the database system is/i.test(
+      String(err.message),
+    );
+    request.log.error({ err }, "request failed");
+    if (unavailable) {
+      return reply.status(503).send({ error: { code: "UNAVAILABLE", message: "The service is temporarily unavailable. Please try again." } });
+    }
+    return reply.status(500).send({ error: { code: "INTERNAL", message: "An unexpected error occurred" } });
+  });
+
+  await app.register(healthRoutes, { ctx });
+  await app.register(authRoutes, { ctx });
+  await app.register(profileRoutes, { ctx });
+  await app.register(accountRoutes, { ctx });
+  await app.register(mediaRoutes, { ctx });
+  await app.register(devRoutes, { ctx });
+
+  app.get("/api/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+  // The API reference page runs its own bundled script inline: it alone gets a looser policy.
+  app.addHook("onSend", async (request, reply) => {
+    if (request.url.startsWith("/api/docs")) {
+      reply.header(
+        "content-security-policy",
+        "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+      );
+    }
+  });
+  const { default: scalar } = await import("@scalar/fastify-api-reference");
+  await app.register(scalar, {
+    routePrefix: "/api/docs",
+    configuration: { url: "/api/openapi.json", title: "Hearth API" },
+  });
+
+  const webBuilt = config.serveWeb && existsSync(path.join(WEB_DIST, "index.html"));
+  if (webBuilt) {
+    await app.register(fastifyStatic, {
+      root: WEB_DIST,
+      prefix: "/",
+      wildcard: false,
+      index: false,
+      setHeaders: (res, filePath) => {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+          res.header("cache-control", "public, max-age=31536000, immutable");
+        } else {
+          res.header("cache-control", "no-cache");
+        }
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith("/api/") || request.url === "/api" || request.method !== "GET" || !webBuilt) {
+      return reply.status(404).send({ error: { code: "NOT_FOUND", message: `No route ${request.method} ${request.url.split("?")[0]}` } });
+    }
+    // Every other GET is a page of the single-page app.
+    reply.header("cache-control", "no-cache");
+    return reply.type("text/html").sendFile("index.html");
+  });
+
+  app.addHook("onClose", async () => {
+    await worker.stop();
+  });
+  if (opts.startWorker !== false) worker.start();
+
+  return app as unknown as HearthApp;
+}

@@ -1,0 +1,34 @@
+import type { FastifyBaseLogger, FastifyRequest } from "fastify";
+import type { Config } from "./config";
+import type { Db } from "./db/client";
+import type pg from "pg";
+import type { Auth } from "./lib/auth";
+import type { JobWorker } from "./lib/jobs";
+import type { Mailer } from "./lib/mail";
+import type { RateLimiter } from "./lib/rate-limit";
+import type { Storage } from "./lib/storage";
+
+/** What every feature gets: built once in app.ts, passed to each feature's routes. */
+export type AppContext = {
+  config: Config;
+  db: Db;
+  pool: pg.Pool;
+  auth: Auth;
+  mailer: Mailer;
+  storage: Storage;
+  rateLimiter: RateLimiter;
+  worker: JobWorker;
+  log: FastifyBaseLogger;
+  /** The signed-in user, or null. */
+  viewer: (request: FastifyRequest) => Promise<Viewer | null>;
+  /** The signed-in user, or a 401. */
+  requireViewer: (request: FastifyRequest) => Promise<Viewer>;
+};
+
+export type Viewer = { id: string; email: string; name: string; emailVerified: boolean; sessionId: string };
+
+declare module "fastify" {
+  interface FastifyRequest {
+    viewerPromise?: Promise<Viewer | null>;
+  }
+}

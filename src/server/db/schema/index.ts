@@ -1,0 +1,7 @@
+export * from "./auth";
+export * from "./communities";
+export * from "./courses";
+export * from "./infra";
+export * from "./notifications";
+export * from "./posts";
+export * from "./profiles";

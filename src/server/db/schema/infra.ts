@@ -1,0 +1,86 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { user } from "./auth";
+import { communities } from "./communities";
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+/** Durable job queue: work that must happen later (mail, image variants) lives here, not in memory. */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    queue: text("queue").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    runAt: ts("run_at").notNull().defaultNow(),
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull().default(8),
+    lockedUntil: ts("locked_until"),
+    lastError: text("last_error"),
+    doneAt: ts("done_at"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("jobs_ready_idx").on(t.queue, t.runAt).where(sql`done_at IS NULL`)],
+);
+
+/** Every message the product sends; the local outbox shown at /dev/mailbox when SMTP is not configured. */
+export const mailMessages = pgTable(
+  "mail_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    html: text("html"),
+    status: text("status", { enum: ["queued", "sent", "failed"] })
+      .notNull()
+      .default("queued"),
+    transport: text("transport", { enum: ["outbox", "smtp"] }).notNull(),
+    error: text("error"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    sentAt: ts("sent_at"),
+  },
+  (t) => [index("mail_messages_created_idx").on(t.createdAt.desc().nullsFirst())],
+);
+
+/** Fixed-window counters for rate limits, shared by every app process. */
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    key: text("key").notNull(),
+    windowStart: ts("window_start").notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
+);
+
+/** Files the product stores (avatars, icons, covers, post and course media). */
+export const mediaFiles = pgTable(
+  "media_files",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    key: text("key").notNull().unique(),
+    ownerId: text("owner_id").references(() => user.id, { onDelete: "set null" }),
+    communityId: uuid("community_id").references(() => communities.id, { onDelete: "cascade" }),
+    purpose: text("purpose", {
+      enum: ["avatar", "icon", "cover", "post", "course", "lesson"],
+    }).notNull(),
+    contentType: text("content_type").notNull(),
+    size: bigint("size", { mode: "number" }).notNull(),
+    variants: jsonb("variants").$type<Record<string, string>>().notNull().default({}),
+    originalName: text("original_name"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("media_files_owner_idx").on(t.ownerId), index("media_files_community_idx").on(t.communityId)],
+);

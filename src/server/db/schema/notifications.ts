@@ -1,0 +1,51 @@
+import { sql } from "drizzle-orm";
+import { bigserial, boolean, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { user } from "./auth";
+import { communities } from "./communities";
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+export const NOTIFICATION_TYPES = [
+  "post_like",
+  "post_reply",
+  "community_join",
+  "post_approved",
+  "other",
+] as const;
+
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    communityId: uuid("community_id").references(() => communities.id, { onDelete: "cascade" }),
+    actorId: text("actor_id").references(() => user.id, { onDelete: "set null" }),
+    type: text("type", { enum: NOTIFICATION_TYPES }).notNull(),
+    title: text("title").notNull(),
+    body: text("body").notNull().default(""),
+    data: jsonb("data").$type<{ post_id?: string; [k: string]: unknown }>().notNull().default({}),
+    isRead: boolean("is_read").notNull().default(false),
+    readAt: ts("read_at"),
+    emailedAt: ts("emailed_at"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    index("notifications_user_idx").on(t.userId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("notifications_unread_idx").on(t.userId).where(sql`is_read = false`),
+  ],
+);
+
+
+/** Bounded backlog of realtime events, replayed to clients reconnecting with Last-Event-ID. */
+export const realtimeEvents = pgTable(
+  "realtime_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    channel: text("channel").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("realtime_events_channel_idx").on(t.channel, t.id)],
+);

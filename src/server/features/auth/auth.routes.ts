@@ -1,0 +1,95 @@
+import { fromNodeHeaders } from "better-auth/node";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { MSG } from "../../../shared/messages";
+import type { AppContext } from "../../context";
+import { RATE_RULES, type RateRule } from "../../lib/rate-limit";
+
+/** Better Auth's error codes, answered with the spec's texts where the spec has one. */
+const MESSAGES_BY_CODE: Record<string, Record<string, string>> = {
+  "/change-password": { INVALID_PASSWORD: MSG.currentPasswordIncorrect, PASSWORD_TOO_SHORT: MSG.passwordTooShort },
+  "/reset-password": { INVALID_TOKEN: MSG.invalidResetLink, PASSWORD_TOO_SHORT: MSG.passwordTooShort },
+  "/sign-up/email": { PASSWORD_TOO_SHORT: MSG.passwordTooShort },
+};
+
+type Limit = { rule: RateRule; key: (ip: string, body: Record<string, unknown>) => string | null };
+const LIMITS_BY_PATH: Record<string, Limit[]> = {
+  "/sign-in/email": [
+    { rule: RATE_RULES.signInPerIp, key: (ip) => `sign-in:ip:${ip}` },
+    { rule: RATE_RULES.signInPerAccount, key: (_ip, b) => (typeof b.email === "string" ? `sign-in:acct:${b.email.trim().toLowerCase()}` : null) },
+  ],
+  "/sign-up/email": [{ rule: RATE_RULES.signUpPerIp, key: (ip) => `sign-up:ip:${ip}` }],
+  "/request-password-reset": [
+    { rule: RATE_RULES.resetPerIp, key: (ip) => `reset:ip:${ip}` },
+    { rule: RATE_RULES.resetPerAccount, key: (_ip, b) => (typeof b.email === "string" ? `reset:acct:${b.email.trim().toLowerCase()}` : null) },
+  ],
+  "/reset-password": [{ rule: RATE_RULES.verifyPerIp, key: (ip) => `reset-use:ip:${ip}` }],
+  "/verify-email": [{ rule: RATE_RULES.verifyPerIp, key: (ip) => `verify:ip:${ip}` }],
+  "/send-verification-email": [{ rule: RATE_RULES.resetPerIp, key: (ip) => `verify-send:ip:${ip}` }],
+  "/change-password": [{ rule: RATE_RULES.signInPerIp, key: (ip) => `change-password:ip:${ip}` }],
+  "/two-factor/verify-totp": [{ rule: RATE_RULES.twoFactorPerIp, key: (ip) => `2fa:ip:${ip}` }],
+  "/two-factor/verify-backup-code": [{ rule: RATE_RULES.twoFactorPerIp, key: (ip) => `2fa:ip:${ip}` }],
+  "/two-factor/enable": [{ rule: RATE_RULES.twoFactorPerIp, key: (ip) => `2fa:ip:${ip}` }],
+  "/two-factor/disable": [{ rule: RATE_RULES.twoFactorPerIp, key: (ip) => `2fa:ip:${ip}` }],
+};
+
+/**
+ * Better Auth answers everything under /api/auth. This route hands it a web Request, applies the
+ * rate limits per IP and per account, and reshapes errors into the one error shape.
+ */
+export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.route({
+    method: ["GET", "POST"],
+    url: "/api/auth/*",
+    schema: { hide: true },
+    handler: async (request, reply) => {
+      const [rawPath, query = ""] = request.url.slice("/api/auth".length).split("?");
+      const subPath = rawPath.startsWith("/reset-password/") ? "/reset-password/token" : rawPath;
+      let body = (request.body && typeof request.body === "object" ? request.body : {}) as Record<string, unknown>;
+
+      for (const limit of LIMITS_BY_PATH[subPath] ?? []) {
+        const key = limit.key(request.ip, body);
+        if (key) await ctx.rateLimiter.hit(key, limit.rule);
+      }
+      // A password change always ends the user's other sessions.
+      if (subPath === "/change-password") body = { ...body, revokeOtherSessions: true };
+
+      const headers = fromNodeHeaders(request.headers);
+      headers.delete("content-length");
+      headers.set("x-hearth-client-ip", request.ip);
+      const url = new URL(`/api/auth${rawPath}${query ? `?${query}` : ""}`, ctx.config.publicUrl);
+      const res = await ctx.auth.handler(
+        new Request(url, {
+          method: request.method,
+          headers,
+          body: request.method === "POST" ? JSON.stringify(body) : undefined,
+        }),
+      );
+
+      reply.status(res.status);
+      res.headers.forEach((value, key) => {
+        if (key !== "set-cookie" && key !== "content-length" && key !== "content-encoding") reply.header(key, value);
+      });
+      const cookies = res.headers.getSetCookie();
+      if (cookies.length) reply.header("set-cookie", cookies);
+      const text = await res.text();
+      if (res.status >= 400 && text && (res.headers.get("content-type") ?? "").includes("json")) {
+        let parsed: { code?: string; message?: string } = {};
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          // not JSON after all
+        }
+        const code = parsed.code ?? "BAD_REQUEST";
+        const message = MESSAGES_BY_CODE[subPath]?.[code] ?? parsed.message ?? "Request failed";
+        return reply.send({ error: { code, message } });
+      }
+      if (text.length && (res.headers.get("content-type") ?? "").includes("json")) {
+        // The session token lives only in the HttpOnly cookie; script never needs to see it.
+        const parsed = JSON.parse(text) as unknown;
+        if (parsed && typeof parsed === "object" && "token" in parsed) delete (parsed as { token?: unknown }).token;
+        return reply.type("application/json; charset=utf-8").send(JSON.stringify(parsed));
+      }
+      return reply.send(text.length ? text : null);
+    },
+  });
+};

@@ -1,0 +1,213 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { LIMITS } from "../../../shared/limits";
+import { MSG } from "../../../shared/messages";
+import { notificationSettingsSchema, profileUpdateSchema, USERNAME_RE, normalizeUsername } from "../../../shared/validation";
+import type { AppContext } from "../../context";
+import { AppError } from "../../lib/errors";
+import { RATE_RULES } from "../../lib/rate-limit";
+import { errorResponses } from "../../lib/schemas";
+import {
+  checkUsernameAvailable,
+  findMe,
+  findNotificationSettings,
+  findPublicProfile,
+  removeAvatar,
+  replaceAvatar,
+  updateNotificationSettings,
+  updateProfile,
+} from "./profiles.service";
+
+const profileDto = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  username: z.string(),
+  full_name: z.string(),
+  avatar_url: z.string().nullable(),
+  headline: z.string(),
+  bio: z.string(),
+  location: z.string(),
+  timezone: z.string(),
+  language: z.string(),
+  website_url: z.string(),
+  twitter_url: z.string(),
+  facebook_url: z.string(),
+  instagram_url: z.string(),
+  linkedin_url: z.string(),
+  email_public: z.boolean(),
+  allow_messages: z.boolean(),
+  show_in_directory: z.boolean(),
+  created_at: z.string(),
+});
+
+const meDto = z.object({
+  user: z
+    .object({
+      id: z.string(),
+      email: z.string(),
+      name: z.string(),
+      email_verified: z.boolean(),
+      two_factor_enabled: z.boolean(),
+    })
+    .nullable(),
+  profile: profileDto.nullable(),
+});
+
+const settingsDto = z.object({
+  global_enabled: z.boolean(),
+  email_enabled: z.boolean(),
+  in_app_enabled: z.boolean(),
+  push_enabled: z.boolean(),
+  community_settings: z.record(
+    z.string(),
+    z.object({ posts: z.boolean(), comments: z.boolean(), announcements: z.boolean(), events: z.boolean() }),
+  ),
+});
+
+const uploadResult = z.object({
+  url: z.string(),
+  path: z.string(),
+  size: z.number(),
+  type: z.string(),
+  variants: z.object({ original: z.string(), medium: z.string(), thumbnail: z.string() }),
+});
+
+export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    "/api/me",
+    { schema: { tags: ["profiles"], summary: "The signed-in user and profile (nulls when signed out)", response: { 200: meDto } } },
+    async (request) => {
+      const viewer = await ctx.viewer(request);
+      if (!viewer) return { user: null, profile: null };
+      return findMe({ ctx, userId: viewer.id });
+    },
+  );
+
+  app.patch(
+    "/api/me/profile",
+    {
+      schema: {
+        tags: ["profiles"],
+        summary: "Update the signed-in user's profile",
+        body: profileUpdateSchema,
+        response: { 200: profileDto, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const viewer = await ctx.requireViewer(request);
+      return updateProfile({ ctx, userId: viewer.id, input: request.body });
+    },
+  );
+
+  app.get(
+    "/api/profiles/username-available",
+    {
+      schema: {
+        tags: ["profiles"],
+        summary: "Whether a username is free (the signed-in user's own counts as free)",
+        querystring: z.object({ username: z.string().max(100) }),
+        response: { 200: z.object({ available: z.boolean(), message: z.string() }), ...errorResponses },
+      },
+    },
+    async (request) => {
+      await ctx.rateLimiter.hit(`username:ip:${request.ip}`, RATE_RULES.usernameCheckPerIp);
+      const username = normalizeUsername(request.query.username);
+      if (!USERNAME_RE.test(username)) throw new AppError("VALIDATION", MSG.usernameInvalid);
+      const viewer = await ctx.viewer(request);
+      const available = await checkUsernameAvailable({ ctx, username, userId: viewer?.id });
+      return { available, message: available ? MSG.usernameAvailable : MSG.usernameTaken };
+    },
+  );
+
+  app.get(
+    "/api/profiles/:username",
+    {
+      schema: {
+        tags: ["profiles"],
+        summary: "A user's public profile",
+        params: z.object({ username: z.string().max(100) }),
+        response: {
+          200: z.object({
+            username: z.string(),
+            full_name: z.string(),
+            avatar_url: z.string().nullable(),
+            headline: z.string(),
+            bio: z.string(),
+            location: z.string(),
+            website_url: z.string(),
+            twitter_url: z.string(),
+            facebook_url: z.string(),
+            instagram_url: z.string(),
+            linkedin_url: z.string(),
+            email: z.string().nullable(),
+            allow_messages: z.boolean(),
+            joined_at: z.string(),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => findPublicProfile({ ctx, username: request.params.username }),
+  );
+
+  app.post(
+    "/api/me/avatar",
+    {
+      schema: {
+        tags: ["profiles"],
+        summary: "Upload an avatar (multipart field `file`, an image under 5 MB)",
+        consumes: ["multipart/form-data"],
+        response: { 200: uploadResult, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const viewer = await ctx.requireViewer(request);
+      if (!request.isMultipart()) throw new AppError("VALIDATION", MSG.avatarNotImage);
+      const part = await request.file({ limits: { fileSize: LIMITS.avatarMaxBytes, files: 1 } });
+      if (!part) throw new AppError("VALIDATION", MSG.avatarNotImage);
+      let buffer: Buffer;
+      try {
+        buffer = await part.toBuffer();
+      } catch (err) {
+        if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw new AppError("PAYLOAD_TOO_LARGE", MSG.avatarTooLarge);
+        throw err;
+      }
+      return replaceAvatar({ ctx, userId: viewer.id, file: buffer });
+    },
+  );
+
+  app.delete(
+    "/api/me/avatar",
+    { schema: { tags: ["profiles"], summary: "Remove the avatar", response: { 204: z.null(), ...errorResponses } } },
+    async (request, reply) => {
+      const viewer = await ctx.requireViewer(request);
+      await removeAvatar({ ctx, userId: viewer.id });
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    "/api/me/notification-settings",
+    { schema: { tags: ["profiles"], summary: "Notification settings", response: { 200: settingsDto, ...errorResponses } } },
+    async (request) => {
+      const viewer = await ctx.requireViewer(request);
+      return findNotificationSettings({ ctx, userId: viewer.id });
+    },
+  );
+
+  app.patch(
+    "/api/me/notification-settings",
+    {
+      schema: {
+        tags: ["profiles"],
+        summary: "Update notification settings",
+        body: notificationSettingsSchema,
+        response: { 200: settingsDto, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const viewer = await ctx.requireViewer(request);
+      return updateNotificationSettings({ ctx, userId: viewer.id, input: request.body });
+    },
+  );
+};

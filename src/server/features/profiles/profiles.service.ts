@@ -1,0 +1,231 @@
+import { and, eq, sql } from "drizzle-orm";
+import { LIMITS } from "../../../shared/limits";
+import { MSG } from "../../../shared/messages";
+import type { NotificationSettingsUpdate, ProfileUpdate } from "../../../shared/validation";
+import type { AppContext } from "../../context";
+import { isUsernameTaken } from "../../lib/auth";
+import { AppError, notFound } from "../../lib/errors";
+import { renderVariants } from "../../lib/images";
+import { mediaFiles, user, userNotificationSettings, userProfiles } from "../../db/schema/index";
+
+type ProfileRow = typeof userProfiles.$inferSelect;
+
+export function toProfileDto(p: ProfileRow) {
+  return {
+    id: p.id,
+    user_id: p.userId,
+    username: p.username,
+    full_name: p.fullName,
+    avatar_url: p.avatarUrl,
+    headline: p.headline,
+    bio: p.bio,
+    location: p.location,
+    timezone: p.timezone,
+    language: p.language,
+    website_url: p.websiteUrl,
+    twitter_url: p.twitterUrl,
+    facebook_url: p.facebookUrl,
+    instagram_url: p.instagramUrl,
+    linkedin_url: p.linkedinUrl,
+    email_public: p.emailPublic,
+    allow_messages: p.allowMessages,
+    show_in_directory: p.showInDirectory,
+    created_at: p.createdAt.toISOString(),
+  };
+}
+
+export async function findMe({ ctx, userId }: { ctx: AppContext; userId: string }) {
+  const [row] = await ctx.db
+    .select({ user, profile: userProfiles })
+    .from(user)
+    .innerJoin(userProfiles, eq(userProfiles.userId, user.id))
+    .where(eq(user.id, userId));
+  if (!row) throw notFound("Profile not found");
+  return {
+    user: {
+      id: row.user.id,
+      email: row.user.email,
+      name: row.user.name,
+      email_verified: row.user.emailVerified,
+      two_factor_enabled: Boolean(row.user.twoFactorEnabled),
+    },
+    profile: toProfileDto(row.profile),
+  };
+}
+
+export async function checkUsernameAvailable({ ctx, username, userId }: { ctx: AppContext; username: string; userId?: string }) {
+  return !(await isUsernameTaken(ctx.db, username, userId));
+}
+
+const FIELD_MAP = {
+  username: "username",
+  full_name: "fullName",
+  headline: "headline",
+  bio: "bio",
+  location: "location",
+  timezone: "timezone",
+  language: "language",
+  website_url: "websiteUrl",
+  twitter_url: "twitterUrl",
+  facebook_url: "facebookUrl",
+  instagram_url: "instagramUrl",
+  linkedin_url: "linkedinUrl",
+  email_public: "emailPublic",
+  allow_messages: "allowMessages",
+  show_in_directory: "showInDirectory",
+} as const satisfies Record<keyof ProfileUpdate, keyof ProfileRow>;
+
+export async function updateProfile({ ctx, userId, input }: { ctx: AppContext; userId: string; input: ProfileUpdate }) {
+  const values: Partial<ProfileRow> = { updatedAt: new Date() };
+  for (const [k, v] of Object.entries(input) as [keyof ProfileUpdate, never][]) {
+    if (v !== undefined) (values as Record<string, unknown>)[FIELD_MAP[k]] = v;
+  }
+  return ctx.db.transaction(async (tx) => {
+    if (input.username !== undefined && (await isUsernameTaken(tx as never, input.username, userId))) {
+      throw new AppError("CONFLICT", MSG.usernameTaken);
+    }
+    let updated: ProfileRow[];
+    try {
+      updated = await tx.update(userProfiles).set(values).where(eq(userProfiles.userId, userId)).returning();
+    } catch (err) {
+      if ((err as { cause?: { code?: string } }).cause?.code === "23505" || (err as { code?: string }).code === "23505") {
+        throw new AppError("CONFLICT", MSG.usernameTaken);
+      }
+      throw err;
+    }
+    if (input.full_name !== undefined) {
+      await tx.update(user).set({ name: input.full_name, updatedAt: new Date() }).where(eq(user.id, userId));
+    }
+    return toProfileDto(updated[0]);
+  });
+}
+
+export async function findPublicProfile({ ctx, username }: { ctx: AppContext; username: string }) {
+  const [row] = await ctx.db
+    .select({ profile: userProfiles, email: user.email })
+    .from(userProfiles)
+    .innerJoin(user, eq(user.id, userProfiles.userId))
+    .where(sql`lower(${userProfiles.username}) = lower(${username})`);
+  if (!row) throw notFound("Profile not found");
+  const p = row.profile;
+  return {
+    username: p.username,
+    full_name: p.fullName,
+    avatar_url: p.avatarUrl,
+    headline: p.headline,
+    bio: p.bio,
+    location: p.location,
+    website_url: p.websiteUrl,
+    twitter_url: p.twitterUrl,
+    facebook_url: p.facebookUrl,
+    instagram_url: p.instagramUrl,
+    linkedin_url: p.linkedinUrl,
+    email: p.emailPublic ? row.email : null,
+    allow_messages: p.allowMessages,
+    joined_at: p.createdAt.toISOString(),
+  };
+}
+
+/** Re-encodes the avatar into the spec's variants, stores them, and removes the previous avatar's files. */
+export async function replaceAvatar({ ctx, userId, file }: { ctx: AppContext; userId: string; file: Buffer }) {
+  if (file.length > LIMITS.avatarMaxBytes) throw new AppError("PAYLOAD_TOO_LARGE", MSG.avatarTooLarge);
+  const variants = await renderVariants(file, MSG.avatarNotImage);
+  const time = Date.now();
+  const base = `user-avatars/${userId}/avatar-${time}`;
+  const keys = { original: `${base}.webp`, medium: `${base}-medium.webp`, thumbnail: `${base}-thumbnail.webp` };
+  await Promise.all([
+    ctx.storage.put(keys.original, variants.original, "image/webp"),
+    ctx.storage.put(keys.medium, variants.medium, "image/webp"),
+    ctx.storage.put(keys.thumbnail, variants.thumbnail, "image/webp"),
+  ]);
+  const urls = {
+    original: ctx.storage.publicUrl(keys.original),
+    medium: ctx.storage.publicUrl(keys.medium),
+    thumbnail: ctx.storage.publicUrl(keys.thumbnail),
+  };
+  const old = await ctx.db.transaction(async (tx) => {
+    const previous = await tx
+      .delete(mediaFiles)
+      .where(and(eq(mediaFiles.ownerId, userId), eq(mediaFiles.purpose, "avatar")))
+      .returning({ key: mediaFiles.key, variants: mediaFiles.variants });
+    await tx.insert(mediaFiles).values({
+      key: keys.original,
+      ownerId: userId,
+      purpose: "avatar",
+      contentType: "image/webp",
+      size: variants.original.length,
+      variants: { medium: keys.medium, thumbnail: keys.thumbnail },
+    });
+    await tx.update(userProfiles).set({ avatarUrl: urls.medium, updatedAt: new Date() }).where(eq(userProfiles.userId, userId));
+    await tx.update(user).set({ image: urls.medium }).where(eq(user.id, userId));
+    return previous;
+  });
+  for (const prev of old) {
+    for (const key of [prev.key, ...Object.values(prev.variants)]) await ctx.storage.delete(key).catch(() => {});
+  }
+  return {
+    url: urls.medium,
+    path: keys.original,
+    size: variants.original.length,
+    type: "image/webp",
+    variants: urls,
+  };
+}
+
+export async function removeAvatar({ ctx, userId }: { ctx: AppContext; userId: string }) {
+  const old = await ctx.db.transaction(async (tx) => {
+    const previous = await tx
+      .delete(mediaFiles)
+      .where(and(eq(mediaFiles.ownerId, userId), eq(mediaFiles.purpose, "avatar")))
+      .returning({ key: mediaFiles.key, variants: mediaFiles.variants });
+    await tx.update(userProfiles).set({ avatarUrl: null, updatedAt: new Date() }).where(eq(userProfiles.userId, userId));
+    await tx.update(user).set({ image: null }).where(eq(user.id, userId));
+    return previous;
+  });
+  for (const prev of old) {
+    for (const key of [prev.key, ...Object.values(prev.variants)]) await ctx.storage.delete(key).catch(() => {});
+  }
+}
+
+type SettingsRow = typeof userNotificationSettings.$inferSelect;
+const toSettingsDto = (s: SettingsRow) => ({
+  global_enabled: s.globalEnabled,
+  email_enabled: s.emailEnabled,
+  in_app_enabled: s.inAppEnabled,
+  push_enabled: s.pushEnabled,
+  community_settings: s.communitySettings,
+});
+
+export async function findNotificationSettings({ ctx, userId }: { ctx: AppContext; userId: string }) {
+  await ctx.db.insert(userNotificationSettings).values({ userId }).onConflictDoNothing();
+  const [row] = await ctx.db.select().from(userNotificationSettings).where(eq(userNotificationSettings.userId, userId));
+  return toSettingsDto(row);
+}
+
+export async function updateNotificationSettings({
+  ctx,
+  userId,
+  input,
+}: {
+  ctx: AppContext;
+  userId: string;
+  input: NotificationSettingsUpdate;
+}) {
+  await ctx.db.insert(userNotificationSettings).values({ userId }).onConflictDoNothing();
+  const set: Partial<SettingsRow> = { updatedAt: new Date() };
+  if (input.global_enabled !== undefined) set.globalEnabled = input.global_enabled;
+  if (input.email_enabled !== undefined) set.emailEnabled = input.email_enabled;
+  if (input.in_app_enabled !== undefined) set.inAppEnabled = input.in_app_enabled;
+  if (input.push_enabled !== undefined) set.pushEnabled = input.push_enabled;
+  const [row] = await ctx.db
+    .update(userNotificationSettings)
+    .set({
+      ...set,
+      ...(input.community_settings
+        ? { communitySettings: sql`${userNotificationSettings.communitySettings} || ${JSON.stringify(input.community_settings)}::jsonb` }
+        : {}),
+    })
+    .where(eq(userNotificationSettings.userId, userId))
+    .returning();
+  return toSettingsDto(row);
+}

@@ -1,0 +1,168 @@
+import { hash as argonHash, verify as argonVerify } from "@node-rs/argon2";
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { APIError, createAuthMiddleware } from "better-auth/api";
+import { twoFactor } from "better-auth/plugins";
+import { eq, sql } from "drizzle-orm";
+import { LIMITS } from "../../shared/limits";
+import { MSG } from "../../shared/messages";
+import { signUpSchema } from "../../shared/validation";
+import type { Config } from "../config";
+import type { Db } from "../db/client";
+import * as schema from "../db/schema/index";
+import { actionMail, type Mailer } from "./mail";
+
+/** OWASP's argon2id minimum: m=19 MiB, t=2, p=1. */
+const ARGON = { memoryCost: 19456, timeCost: 2, parallelism: 1, algorithm: 2 } as const;
+
+export const hashPassword = (password: string) => argonHash(password, ARGON);
+export const verifyPassword = ({ hash, password }: { hash: string; password: string }) =>
+  argonVerify(hash, password).catch(() => false);
+
+export async function isUsernameTaken(db: Db, username: string, exceptUserId?: string): Promise<boolean> {
+  const rows = await db
+    .select({ userId: schema.userProfiles.userId })
+    .from(schema.userProfiles)
+    .where(sql`lower(${schema.userProfiles.username}) = lower(${username})`)
+    .limit(1);
+  return rows.length > 0 && rows[0].userId !== exceptUserId;
+}
+
+export function createAuth(opts: { config: Config; db: Db; mailer: Mailer }) {
+  const { config, db, mailer } = opts;
+  return betterAuth({
+    appName: "Hearth",
+    baseURL: config.publicUrl,
+    basePath: "/api/auth",
+    secret: config.authSecret,
+    trustedOrigins: [config.publicUrl],
+    database: drizzleAdapter(db, {
+      provider: "pg",
+      schema: {
+        user: schema.user,
+        session: schema.session,
+        account: schema.account,
+        verification: schema.verification,
+        twoFactor: schema.twoFactor,
+      },
+      transaction: true,
+    }),
+    emailAndPassword: {
+      enabled: true,
+      requireEmailVerification: true,
+      autoSignIn: false,
+      minPasswordLength: LIMITS.passwordMin,
+      maxPasswordLength: LIMITS.passwordMax,
+      password: { hash: hashPassword, verify: verifyPassword },
+      resetPasswordTokenExpiresIn: 20 * 60,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, url }) => {
+        await mailer.send(
+          actionMail(
+            user.email,
+            "Reset your Hearth password",
+            "Someone asked to reset the password of your Hearth account. The link works once, for 20 minutes.",
+            "Reset your password",
+            url,
+            "If you did not ask for this, ignore this message: your password stays as it is.",
+          ),
+        );
+      },
+      // Sign-up answers the same whether or not the email is registered; the owner hears of the attempt.
+      onExistingUserSignUp: async ({ user }) => {
+        await mailer.send(
+          actionMail(
+            user.email,
+            "Someone tried to sign up with your email",
+            "Someone tried to create a Hearth account with this email address, which already has an account. If it was you, sign in instead, or reset your password.",
+            "Sign in to Hearth",
+            config.publicUrl,
+          ),
+        );
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      expiresIn: 24 * 3600,
+      sendVerificationEmail: async ({ user, url }) => {
+        await mailer.send(
+          actionMail(
+            user.email,
+            "Confirm your email for Hearth",
+            `Welcome to Hearth, ${user.name}! Confirm your email address to finish creating your account.`,
+            "Confirm your email",
+            url,
+          ),
+        );
+      },
+    },
+    verification: { storeIdentifier: "hashed" },
+    socialProviders: config.google
+      ? { google: { clientId: config.google.clientId, clientSecret: config.google.clientSecret, prompt: "select_account" } }
+      : undefined,
+    account: {
+      accountLinking: { enabled: true, trustedProviders: [], requireLocalEmailVerified: true },
+    },
+    session: { expiresIn: 30 * 24 * 3600, updateAge: 24 * 3600 },
+    rateLimit: { enabled: false },
+    advanced: {
+      cookiePrefix: "hearth",
+      useSecureCookies: config.secureCookies,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: config.secureCookies },
+      ipAddress: { ipAddressHeaders: config.trustProxy ? ["x-forwarded-for"] : ["x-hearth-client-ip"] },
+    },
+    telemetry: { enabled: false },
+    plugins: [twoFactor({ issuer: "Hearth", skipVerificationOnEnable: false })],
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== "/sign-up/email") return;
+        const parsed = signUpSchema.safeParse(ctx.body);
+        if (!parsed.success) {
+          throw new APIError("BAD_REQUEST", { message: parsed.error.issues[0].message, code: "VALIDATION" });
+        }
+        if (await isUsernameTaken(db, parsed.data.username)) {
+          throw new APIError("BAD_REQUEST", { message: MSG.usernameTaken, code: "USERNAME_TAKEN" });
+        }
+        return { context: { body: { ...ctx.body, ...parsed.data } } };
+      }),
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          after: async (user, ctx) => {
+            const body = (ctx?.body ?? {}) as { username?: string };
+            await createProfileForUser(db, user.id, user.name, body.username ?? null);
+          },
+        },
+      },
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+/** Every account has a profile and notification settings. A Google sign-up gets a username made from its name. */
+export async function createProfileForUser(db: Db, userId: string, name: string, username: string | null) {
+  const base = (username ?? (name.toLowerCase().replace(/[^a-z0-9_]+/g, "_").replace(/^_+|_+$/g, "") || "member"))
+    .slice(0, 24)
+    .padEnd(3, "0");
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const candidate = attempt === 0 ? base : `${base.slice(0, 24)}_${Math.floor(Math.random() * 100000)}`;
+    if (attempt > 0 && username) {
+      // A chosen username taken between the check and the insert: refuse rather than rename.
+      await db.delete(schema.user).where(eq(schema.user.id, userId));
+      throw new APIError("BAD_REQUEST", { message: MSG.usernameTaken, code: "USERNAME_TAKEN" });
+    }
+    const inserted = await db
+      .insert(schema.userProfiles)
+      .values({ userId, username: candidate, fullName: name })
+      .onConflictDoNothing()
+      .returning({ id: schema.userProfiles.id });
+    if (inserted.length > 0) {
+      await db.insert(schema.userNotificationSettings).values({ userId }).onConflictDoNothing();
+      return;
+    }
+  }
+  throw new Error("Could not find a free username");
+}

@@ -1,0 +1,58 @@
+import { eq } from "drizzle-orm";
+import nodemailer from "nodemailer";
+import type { Db } from "../db/client";
+import { mailMessages } from "../db/schema/index";
+import { enqueueJob, type JobHandler } from "./jobs";
+
+export type OutgoingMail = { to: string; subject: string; text: string; html?: string };
+
+export type Mailer = {
+  /** Records the message durably; SMTP delivery happens from the job queue, with retries. */
+  send: (mail: OutgoingMail) => Promise<void>;
+  deliverJob: JobHandler;
+  transport: "outbox" | "smtp";
+};
+
+export function createMailer(opts: { db: Db; smtpUrl?: string; from: string; onQueued?: () => void }): Mailer {
+  const smtp = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : undefined;
+  const transport = smtp ? "smtp" : "outbox";
+  return {
+    transport,
+    async send(mail) {
+      await opts.db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(mailMessages)
+          .values({
+            ...mail,
+            transport,
+            // Without SMTP the outbox is the destination: the message is delivered once recorded.
+            status: smtp ? "queued" : "sent",
+            sentAt: smtp ? null : new Date(),
+          })
+          .returning({ id: mailMessages.id });
+        if (smtp) await enqueueJob(tx, "mail", { messageId: row.id });
+      });
+      if (smtp) opts.onQueued?.();
+    },
+    async deliverJob(payload) {
+      if (!smtp) return;
+      const id = String(payload.messageId);
+      const [msg] = await opts.db.select().from(mailMessages).where(eq(mailMessages.id, id));
+      if (!msg || msg.status === "sent") return;
+      await smtp.sendMail({ from: opts.from, to: msg.to, subject: msg.subject, text: msg.text, html: msg.html ?? undefined });
+      await opts.db.update(mailMessages).set({ status: "sent", sentAt: new Date(), error: null }).where(eq(mailMessages.id, id));
+    },
+  };
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+/** A plain message with one call-to-action link, as text and as simple HTML. */
+export function actionMail(to: string, subject: string, intro: string, action: string, url: string, outro = ""): OutgoingMail {
+  const text = `${intro}\n\n${action}: ${url}\n${outro ? `\n${outro}\n` : ""}\n— Hearth`;
+  const html = `<p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(url)}">${escapeHtml(action)}</a></p>${
+    outro ? `<p>${escapeHtml(outro)}</p>` : ""
+  }<p>— Hearth</p>`;
+  return { to, subject, text, html };
+}

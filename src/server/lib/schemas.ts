@@ -1,0 +1,16 @@
+import { z } from "zod";
+
+export const errorBody = z.object({
+  error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }),
+});
+
+/** The error answers every route may give, for the OpenAPI document. */
+export const errorResponses = {
+  400: errorBody,
+  401: errorBody,
+  403: errorBody,
+  404: errorBody,
+  409: errorBody,
+  413: errorBody,
+  429: errorBody,
+} as const;

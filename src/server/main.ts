@@ -1,0 +1,61 @@
+import { ConfigError, loadConfig } from "./config";
+import { DataDirInUseError } from "./db/embedded";
+import { startServer } from "./server";
+
+const started = Date.now();
+const log = {
+  info: (m: string) => console.log(`[hearth] ${m}`),
+  warn: (m: string) => console.warn(`[hearth] ${m}`),
+  error: (m: string) => console.error(`[hearth] ${m}`),
+};
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      log.error(err.message);
+      process.exit(78);
+    }
+    throw err;
+  }
+  let server;
+  try {
+    server = await startServer(config, { log, logger: { level: config.logLevel } });
+  } catch (err) {
+    if (err instanceof DataDirInUseError) {
+      log.error(err.message);
+      process.exit(75);
+    }
+    throw err;
+  }
+  log.info(`Hearth is running at ${config.publicUrl} (listening on ${server.url}, started in ${Date.now() - started} ms)`);
+
+  let shuttingDown = false;
+  const shutdown = async (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    log.info(`${signal} received, shutting down`);
+    const force = setTimeout(() => {
+      log.error("Shutdown took too long; exiting");
+      process.exit(1);
+    }, 20_000);
+    force.unref();
+    try {
+      await server.stop();
+      log.info("Stopped cleanly");
+      process.exit(0);
+    } catch (err) {
+      log.error(`Shutdown failed: ${(err as Error).message}`);
+      process.exit(1);
+    }
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+main().catch((err) => {
+  log.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  process.exit(1);
+});

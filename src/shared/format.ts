@@ -1,0 +1,25 @@
+/** Time text (SPEC §9): just now, Nm ago, Nh ago, Nd ago under 7 days, then a date. */
+export function timeAgo(date: Date | string | number, now: Date = new Date()): string {
+  const then = new Date(date);
+  const seconds = Math.max(0, Math.floor((now.getTime() - then.getTime()) / 1000));
+  if (seconds < 60) return "just now";
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours}h ago`;
+  const days = Math.floor(hours / 24);
+  if (days < 7) return `${days}d ago`;
+  return then.toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric" });
+}
+
+/** Member counts of 1000 or more show as x.xk (e.g. 1.0k). */
+export function formatCount(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(Math.floor(n / 100) / 10).toFixed(1)}k`;
+  return `${(Math.floor(n / 100_000) / 10).toFixed(1)}M`;
+}
+
+/** Badge text: 9+ above 9. */
+export function badgeCount(n: number): string {
+  return n > 9 ? "9+" : String(Math.max(0, n));
+}
