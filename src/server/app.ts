@@ -20,6 +20,7 @@ import type { Database } from "./db/client";
 import { accountRoutes } from "./features/account/account.routes";
 import { authRoutes } from "./features/auth/auth.routes";
 import { devRoutes } from "./features/dev/dev.routes";
+import { publicConfigRoutes } from "./features/health/config.routes";
 import { healthRoutes } from "./features/health/health.routes";
 import { mediaRoutes } from "./features/media/media.routes";
 import { profileRoutes } from "./features/profiles/profiles.routes";
@@ -169,24 +170,30 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
                 ? "RATE_LIMITED"
                 : "BAD_REQUEST";
       const message =
-        err.code === "FST_ERR_CTP_INVALID_JSON_BODY" || err.code === "FST_ERR_CTP_EMPTY_JSON_BODY" || err instanceof SyntaxError
+        err.code === "FST_ERR_CTP_INVALID_JSON_BODY" ||
+        err.code === "FST_ERR_CTP_EMPTY_JSON_BODY" ||
+        err instanceof SyntaxError
           ? "The request body is not valid JSON"
           : status === 413
             ? "The request body is too large"
             : err.message;
       return reply.status(status).send({ error: { code, message } });
     }
-    const unavailable = /ECONNREFUSED|timeout exceeded when trying to connect|Connection terminated|the database system is/i.test(
-      String(err.message),
-    );
+    const unavailable =
+      /ECONNREFUSED|timeout exceeded when trying to connect|Connection terminated|the database system is/i.test(
+        String(err.message),
+      );
     request.log.error({ err }, "request failed");
     if (unavailable) {
-      return reply.status(503).send({ error: { code: "UNAVAILABLE", message: "The service is temporarily unavailable. Please try again." } });
+      return reply
+        .status(503)
+        .send({ error: { code: "UNAVAILABLE", message: "The service is temporarily unavailable. Please try again." } });
     }
     return reply.status(500).send({ error: { code: "INTERNAL", message: "An unexpected error occurred" } });
   });
 
   await app.register(healthRoutes, { ctx });
+  await app.register(publicConfigRoutes, { ctx });
   await app.register(authRoutes, { ctx });
   await app.register(profileRoutes, { ctx });
   await app.register(accountRoutes, { ctx });
@@ -228,7 +235,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
 
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith("/api/") || request.url === "/api" || request.method !== "GET" || !webBuilt) {
-      return reply.status(404).send({ error: { code: "NOT_FOUND", message: `No route ${request.method} ${request.url.split("?")[0]}` } });
+      return reply
+        .status(404)
+        .send({ error: { code: "NOT_FOUND", message: `No route ${request.method} ${request.url.split("?")[0]}` } });
     }
     // Every other GET is a page of the single-page app.
     reply.header("cache-control", "no-cache");

@@ -30,7 +30,9 @@ async function main() {
     }
     throw err;
   }
-  log.info(`Hearth is running at ${config.publicUrl} (listening on ${server.url}, started in ${Date.now() - started} ms)`);
+  log.info(
+    `Hearth is running at ${config.publicUrl} (listening on ${server.url}, started in ${Date.now() - started} ms)`,
+  );
 
   let shuttingDown = false;
   const shutdown = async (signal: string) => {

@@ -11,7 +11,10 @@ export type RunningServer = { app: HearthApp; database: Database; url: string; s
 type Log = { info: (m: string) => void; warn: (m: string) => void; error: (m: string) => void };
 
 /** Starts everything: the database (bundled or external), migrations, demo seed, HTTP. */
-export async function startServer(config: Config, opts: { log: Log; logger?: FastifyServerOptions["logger"] }): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  opts: { log: Log; logger?: FastifyServerOptions["logger"] },
+): Promise<RunningServer> {
   const { log } = opts;
   let releaseLock: (() => void) | undefined;
   let embedded: EmbeddedDatabase | undefined;
@@ -23,7 +26,10 @@ export async function startServer(config: Config, opts: { log: Log; logger?: Fas
       embedded = await startEmbeddedPostgres(config.dataDir, log);
       url = embedded.url;
     }
-    database = connectDatabase(url, { max: config.databasePoolSize, onError: (err) => log.warn(`database: ${err.message}`) });
+    database = connectDatabase(url, {
+      max: config.databasePoolSize,
+      onError: (err) => log.warn(`database: ${err.message}`),
+    });
     await migrateDatabase(database.pool);
     if (config.seedDemo) await seedDemo(database.db, log);
     const app = await buildApp({ config, database, logger: opts.logger });

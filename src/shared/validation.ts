@@ -30,7 +30,10 @@ const optionalUrl = z
   .string()
   .trim()
   .max(300)
-  .refine((v) => v === "" || /^https?:\/\/[^\s]+$/i.test(v), "Please enter a valid URL starting with http:// or https://");
+  .refine(
+    (v) => v === "" || /^https?:\/\/[^\s]+$/i.test(v),
+    "Please enter a valid URL starting with http:// or https://",
+  );
 
 const timezoneValues = TIMEZONES.map((t) => t.value) as [string, ...string[]];
 const languageValues = LANGUAGES.map((l) => l.value) as [string, ...string[]];

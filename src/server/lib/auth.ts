@@ -99,7 +99,13 @@ export function createAuth(opts: { config: Config; db: Db; mailer: Mailer }) {
     },
     verification: { storeIdentifier: "hashed" },
     socialProviders: config.google
-      ? { google: { clientId: config.google.clientId, clientSecret: config.google.clientSecret, prompt: "select_account" } }
+      ? {
+          google: {
+            clientId: config.google.clientId,
+            clientSecret: config.google.clientSecret,
+            prompt: "select_account",
+          },
+        }
       : undefined,
     account: {
       accountLinking: { enabled: true, trustedProviders: [], requireLocalEmailVerified: true },
@@ -144,7 +150,14 @@ export type Auth = ReturnType<typeof createAuth>;
 
 /** Every account has a profile and notification settings. A Google sign-up gets a username made from its name. */
 export async function createProfileForUser(db: Db, userId: string, name: string, username: string | null) {
-  const base = (username ?? (name.toLowerCase().replace(/[^a-z0-9_]+/g, "_").replace(/^_+|_+$/g, "") || "member"))
+  const base = (
+    username ??
+    (name
+      .toLowerCase()
+      .replace(/[^a-z0-9_]+/g, "_")
+      .replace(/^_+|_+$/g, "") ||
+      "member")
+  )
     .slice(0, 24)
     .padEnd(3, "0");
   for (let attempt = 0; attempt < 20; attempt++) {

@@ -57,12 +57,22 @@ export async function renderVariants(buffer: Buffer, notImageMessage: string): P
   await inspectImage(buffer, notImageMessage);
   return withSlot(async () => {
     try {
-      const base = () => sharp(buffer, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error", animated: false }).rotate();
+      const base = () =>
+        sharp(buffer, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error", animated: false }).rotate();
       const { large, medium, thumbnail } = IMAGE_VARIANTS;
       const [original, mediumBuf, thumbBuf] = await Promise.all([
-        base().resize(large.width, large.height, { fit: "inside", withoutEnlargement: true }).webp({ quality: large.quality }).toBuffer(),
-        base().resize(medium.width, medium.height, { fit: "inside", withoutEnlargement: true }).webp({ quality: medium.quality }).toBuffer(),
-        base().resize(thumbnail.width, thumbnail.height, { fit: "cover" }).webp({ quality: thumbnail.quality }).toBuffer(),
+        base()
+          .resize(large.width, large.height, { fit: "inside", withoutEnlargement: true })
+          .webp({ quality: large.quality })
+          .toBuffer(),
+        base()
+          .resize(medium.width, medium.height, { fit: "inside", withoutEnlargement: true })
+          .webp({ quality: medium.quality })
+          .toBuffer(),
+        base()
+          .resize(thumbnail.width, thumbnail.height, { fit: "cover" })
+          .webp({ quality: thumbnail.quality })
+          .toBuffer(),
       ]);
       return { original, medium: mediumBuf, thumbnail: thumbBuf };
     } catch (err) {

@@ -50,9 +50,11 @@ export class JobWorker {
   private schedule(ms: number) {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      this.idle = this.runOnce().then(() => undefined).finally(() => {
-        if (!this.stopped) this.schedule(this.intervalMs);
-      });
+      this.idle = this.runOnce()
+        .then(() => undefined)
+        .finally(() => {
+          if (!this.stopped) this.schedule(this.intervalMs);
+        });
     }, ms);
     this.timer.unref();
   }
@@ -66,13 +68,22 @@ export class JobWorker {
       const queues = Object.keys(this.handlers);
       for (;;) {
         if (this.stopped) break;
-        const claimed = await this.db.execute<{ id: number; queue: string; payload: Record<string, unknown>; attempts: number; max_attempts: number }>(sql`
+        const claimed = await this.db.execute<{
+          id: number;
+          queue: string;
+          payload: Record<string, unknown>;
+          attempts: number;
+          max_attempts: number;
+        }>(sql`
           UPDATE jobs SET locked_until = now() + interval '2 minutes', attempts = attempts + 1
           WHERE id IN (
             SELECT id FROM jobs
             WHERE done_at IS NULL AND run_at <= now() AND attempts < max_attempts
               AND (locked_until IS NULL OR locked_until < now())
-              AND queue IN (${sql.join(queues.map((q) => sql`${q}`), sql`, `)})
+              AND queue IN (${sql.join(
+                queues.map((q) => sql`${q}`),
+                sql`, `,
+              )})
             ORDER BY run_at LIMIT 10 FOR UPDATE SKIP LOCKED)
           RETURNING id, queue, payload, attempts, max_attempts`);
         if (claimed.rows.length === 0) break;
@@ -80,7 +91,9 @@ export class JobWorker {
           count++;
           try {
             await this.handlers[job.queue](job.payload);
-            await this.db.execute(sql`UPDATE jobs SET done_at = now(), locked_until = NULL, last_error = NULL WHERE id = ${job.id}`);
+            await this.db.execute(
+              sql`UPDATE jobs SET done_at = now(), locked_until = NULL, last_error = NULL WHERE id = ${job.id}`,
+            );
           } catch (err) {
             const backoffSeconds = Math.min(3600, 2 ** job.attempts * 5);
             this.log.error({ err, jobId: job.id, queue: job.queue }, "job failed");

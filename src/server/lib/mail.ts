@@ -39,8 +39,17 @@ export function createMailer(opts: { db: Db; smtpUrl?: string; from: string; onQ
       const id = String(payload.messageId);
       const [msg] = await opts.db.select().from(mailMessages).where(eq(mailMessages.id, id));
       if (!msg || msg.status === "sent") return;
-      await smtp.sendMail({ from: opts.from, to: msg.to, subject: msg.subject, text: msg.text, html: msg.html ?? undefined });
-      await opts.db.update(mailMessages).set({ status: "sent", sentAt: new Date(), error: null }).where(eq(mailMessages.id, id));
+      await smtp.sendMail({
+        from: opts.from,
+        to: msg.to,
+        subject: msg.subject,
+        text: msg.text,
+        html: msg.html ?? undefined,
+      });
+      await opts.db
+        .update(mailMessages)
+        .set({ status: "sent", sentAt: new Date(), error: null })
+        .where(eq(mailMessages.id, id));
     },
   };
 }
@@ -49,7 +58,14 @@ const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /** A plain message with one call-to-action link, as text and as simple HTML. */
-export function actionMail(to: string, subject: string, intro: string, action: string, url: string, outro = ""): OutgoingMail {
+export function actionMail(
+  to: string,
+  subject: string,
+  intro: string,
+  action: string,
+  url: string,
+  outro = "",
+): OutgoingMail {
   const text = `${intro}\n\n${action}: ${url}\n${outro ? `\n${outro}\n` : ""}\n— Hearth`;
   const html = `<p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(url)}">${escapeHtml(action)}</a></p>${
     outro ? `<p>${escapeHtml(outro)}</p>` : ""

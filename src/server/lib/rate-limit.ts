@@ -33,7 +33,10 @@ export function createRateLimiter(db: Db, enabled: boolean): RateLimiter {
       }
       const { count, window_start } = res.rows[0];
       if (count > rule.limit) {
-        const retryAfter = Math.max(1, Math.ceil((new Date(window_start).getTime() + rule.windowSeconds * 1000 - Date.now()) / 1000));
+        const retryAfter = Math.max(
+          1,
+          Math.ceil((new Date(window_start).getTime() + rule.windowSeconds * 1000 - Date.now()) / 1000),
+        );
         throw new AppError("RATE_LIMITED", "Too many attempts. Please wait a moment and try again.", { retryAfter });
       }
     },

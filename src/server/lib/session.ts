@@ -10,7 +10,13 @@ export function createViewerLookup(auth: Auth) {
       .getSession({ headers: fromNodeHeaders(request.headers) })
       .then((s) =>
         s
-          ? { id: s.user.id, email: s.user.email, name: s.user.name, emailVerified: s.user.emailVerified, sessionId: s.session.id }
+          ? {
+              id: s.user.id,
+              email: s.user.email,
+              name: s.user.name,
+              emailVerified: s.user.emailVerified,
+              sessionId: s.session.id,
+            }
           : null,
       );
     return request.viewerPromise;

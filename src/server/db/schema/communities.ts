@@ -129,4 +129,3 @@ export const communityBans = pgTable(
   },
   (t) => [primaryKey({ columns: [t.communityId, t.userId] })],
 );
-

@@ -31,7 +31,11 @@ export const jobs = pgTable(
     doneAt: ts("done_at"),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
-  (t) => [index("jobs_ready_idx").on(t.queue, t.runAt).where(sql`done_at IS NULL`)],
+  (t) => [
+    index("jobs_ready_idx")
+      .on(t.queue, t.runAt)
+      .where(sql`done_at IS NULL`),
+  ],
 );
 
 /** Every message the product sends; the local outbox shown at /dev/mailbox when SMTP is not configured. */

@@ -5,13 +5,7 @@ import { communities } from "./communities";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
-export const NOTIFICATION_TYPES = [
-  "post_like",
-  "post_reply",
-  "community_join",
-  "post_approved",
-  "other",
-] as const;
+export const NOTIFICATION_TYPES = ["post_like", "post_reply", "community_join", "post_approved", "other"] as const;
 
 export const notifications = pgTable(
   "notifications",
@@ -33,10 +27,11 @@ export const notifications = pgTable(
   },
   (t) => [
     index("notifications_user_idx").on(t.userId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    index("notifications_unread_idx").on(t.userId).where(sql`is_read = false`),
+    index("notifications_unread_idx")
+      .on(t.userId)
+      .where(sql`is_read = false`),
   ],
 );
-
 
 /** Bounded backlog of realtime events, replayed to clients reconnecting with Last-Event-ID. */
 export const realtimeEvents = pgTable(

@@ -64,8 +64,18 @@ export const posts = pgTable(
   },
   (t) => [
     // Feed: newest first with pinned on top, keyset on (created_at, id).
-    index("posts_feed_idx").on(t.communityId, t.isPinned.desc().nullsFirst(), t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    index("posts_category_feed_idx").on(t.communityId, t.categoryId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("posts_feed_idx").on(
+      t.communityId,
+      t.isPinned.desc().nullsFirst(),
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index("posts_category_feed_idx").on(
+      t.communityId,
+      t.categoryId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index("posts_author_idx").on(t.authorId, t.createdAt.desc().nullsFirst()),
   ],
 );
@@ -95,7 +105,10 @@ export const savedPosts = pgTable(
       .references(() => user.id, { onDelete: "cascade" }),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.postId, t.userId] }), index("saved_posts_user_idx").on(t.userId, t.createdAt.desc().nullsFirst())],
+  (t) => [
+    primaryKey({ columns: [t.postId, t.userId] }),
+    index("saved_posts_user_idx").on(t.userId, t.createdAt.desc().nullsFirst()),
+  ],
 );
 
 export const pollVotes = pgTable(

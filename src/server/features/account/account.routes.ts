@@ -26,7 +26,12 @@ export const accountRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     async (request) => {
       const viewer = await ctx.requireViewer(request);
       const [row] = await ctx.db
-        .select({ enabled: user.twoFactorEnabled, secretId: twoFactor.id, label: authFactors.friendlyName, labelledAt: authFactors.createdAt })
+        .select({
+          enabled: user.twoFactorEnabled,
+          secretId: twoFactor.id,
+          label: authFactors.friendlyName,
+          labelledAt: authFactors.createdAt,
+        })
         .from(user)
         .leftJoin(twoFactor, eq(twoFactor.userId, user.id))
         .leftJoin(authFactors, eq(authFactors.userId, user.id))

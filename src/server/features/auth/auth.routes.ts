@@ -15,12 +15,18 @@ type Limit = { rule: RateRule; key: (ip: string, body: Record<string, unknown>) 
 const LIMITS_BY_PATH: Record<string, Limit[]> = {
   "/sign-in/email": [
     { rule: RATE_RULES.signInPerIp, key: (ip) => `sign-in:ip:${ip}` },
-    { rule: RATE_RULES.signInPerAccount, key: (_ip, b) => (typeof b.email === "string" ? `sign-in:acct:${b.email.trim().toLowerCase()}` : null) },
+    {
+      rule: RATE_RULES.signInPerAccount,
+      key: (_ip, b) => (typeof b.email === "string" ? `sign-in:acct:${b.email.trim().toLowerCase()}` : null),
+    },
   ],
   "/sign-up/email": [{ rule: RATE_RULES.signUpPerIp, key: (ip) => `sign-up:ip:${ip}` }],
   "/request-password-reset": [
     { rule: RATE_RULES.resetPerIp, key: (ip) => `reset:ip:${ip}` },
-    { rule: RATE_RULES.resetPerAccount, key: (_ip, b) => (typeof b.email === "string" ? `reset:acct:${b.email.trim().toLowerCase()}` : null) },
+    {
+      rule: RATE_RULES.resetPerAccount,
+      key: (_ip, b) => (typeof b.email === "string" ? `reset:acct:${b.email.trim().toLowerCase()}` : null),
+    },
   ],
   "/reset-password": [{ rule: RATE_RULES.verifyPerIp, key: (ip) => `reset-use:ip:${ip}` }],
   "/verify-email": [{ rule: RATE_RULES.verifyPerIp, key: (ip) => `verify:ip:${ip}` }],

@@ -35,7 +35,14 @@ export const devRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app,
       return {
         messages: rows
           .filter((m) => !to || m.to.toLowerCase() === to)
-          .map((m) => ({ id: m.id, to: m.to, subject: m.subject, text: m.text, status: m.status, created_at: m.createdAt.toISOString() })),
+          .map((m) => ({
+            id: m.id,
+            to: m.to,
+            subject: m.subject,
+            text: m.text,
+            status: m.status,
+            created_at: m.createdAt.toISOString(),
+          })),
       };
     },
   );

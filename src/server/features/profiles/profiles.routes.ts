@@ -2,7 +2,12 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { LIMITS } from "../../../shared/limits";
 import { MSG } from "../../../shared/messages";
-import { notificationSettingsSchema, profileUpdateSchema, USERNAME_RE, normalizeUsername } from "../../../shared/validation";
+import {
+  notificationSettingsSchema,
+  profileUpdateSchema,
+  USERNAME_RE,
+  normalizeUsername,
+} from "../../../shared/validation";
 import type { AppContext } from "../../context";
 import { AppError } from "../../lib/errors";
 import { RATE_RULES } from "../../lib/rate-limit";
@@ -75,7 +80,13 @@ const uploadResult = z.object({
 export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     "/api/me",
-    { schema: { tags: ["profiles"], summary: "The signed-in user and profile (nulls when signed out)", response: { 200: meDto } } },
+    {
+      schema: {
+        tags: ["profiles"],
+        summary: "The signed-in user and profile (nulls when signed out)",
+        response: { 200: meDto },
+      },
+    },
     async (request) => {
       const viewer = await ctx.viewer(request);
       if (!viewer) return { user: null, profile: null };
@@ -169,7 +180,8 @@ export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       try {
         buffer = await part.toBuffer();
       } catch (err) {
-        if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw new AppError("PAYLOAD_TOO_LARGE", MSG.avatarTooLarge);
+        if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE")
+          throw new AppError("PAYLOAD_TOO_LARGE", MSG.avatarTooLarge);
         throw err;
       }
       return replaceAvatar({ ctx, userId: viewer.id, file: buffer });
@@ -188,7 +200,13 @@ export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
 
   app.get(
     "/api/me/notification-settings",
-    { schema: { tags: ["profiles"], summary: "Notification settings", response: { 200: settingsDto, ...errorResponses } } },
+    {
+      schema: {
+        tags: ["profiles"],
+        summary: "Notification settings",
+        response: { 200: settingsDto, ...errorResponses },
+      },
+    },
     async (request) => {
       const viewer = await ctx.requireViewer(request);
       return findNotificationSettings({ ctx, userId: viewer.id });

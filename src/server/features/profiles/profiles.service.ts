@@ -53,7 +53,15 @@ export async function findMe({ ctx, userId }: { ctx: AppContext; userId: string 
   };
 }
 
-export async function checkUsernameAvailable({ ctx, username, userId }: { ctx: AppContext; username: string; userId?: string }) {
+export async function checkUsernameAvailable({
+  ctx,
+  username,
+  userId,
+}: {
+  ctx: AppContext;
+  username: string;
+  userId?: string;
+}) {
   return !(await isUsernameTaken(ctx.db, username, userId));
 }
 
@@ -88,7 +96,10 @@ export async function updateProfile({ ctx, userId, input }: { ctx: AppContext; u
     try {
       updated = await tx.update(userProfiles).set(values).where(eq(userProfiles.userId, userId)).returning();
     } catch (err) {
-      if ((err as { cause?: { code?: string } }).cause?.code === "23505" || (err as { code?: string }).code === "23505") {
+      if (
+        (err as { cause?: { code?: string } }).cause?.code === "23505" ||
+        (err as { code?: string }).code === "23505"
+      ) {
         throw new AppError("CONFLICT", MSG.usernameTaken);
       }
       throw err;
@@ -156,7 +167,10 @@ export async function replaceAvatar({ ctx, userId, file }: { ctx: AppContext; us
       size: variants.original.length,
       variants: { medium: keys.medium, thumbnail: keys.thumbnail },
     });
-    await tx.update(userProfiles).set({ avatarUrl: urls.medium, updatedAt: new Date() }).where(eq(userProfiles.userId, userId));
+    await tx
+      .update(userProfiles)
+      .set({ avatarUrl: urls.medium, updatedAt: new Date() })
+      .where(eq(userProfiles.userId, userId));
     await tx.update(user).set({ image: urls.medium }).where(eq(user.id, userId));
     return previous;
   });
@@ -178,7 +192,10 @@ export async function removeAvatar({ ctx, userId }: { ctx: AppContext; userId: s
       .delete(mediaFiles)
       .where(and(eq(mediaFiles.ownerId, userId), eq(mediaFiles.purpose, "avatar")))
       .returning({ key: mediaFiles.key, variants: mediaFiles.variants });
-    await tx.update(userProfiles).set({ avatarUrl: null, updatedAt: new Date() }).where(eq(userProfiles.userId, userId));
+    await tx
+      .update(userProfiles)
+      .set({ avatarUrl: null, updatedAt: new Date() })
+      .where(eq(userProfiles.userId, userId));
     await tx.update(user).set({ image: null }).where(eq(user.id, userId));
     return previous;
   });
@@ -222,7 +239,9 @@ export async function updateNotificationSettings({
     .set({
       ...set,
       ...(input.community_settings
-        ? { communitySettings: sql`${userNotificationSettings.communitySettings} || ${JSON.stringify(input.community_settings)}::jsonb` }
+        ? {
+            communitySettings: sql`${userNotificationSettings.communitySettings} || ${JSON.stringify(input.community_settings)}::jsonb`,
+          }
         : {}),
     })
     .where(eq(userNotificationSettings.userId, userId))

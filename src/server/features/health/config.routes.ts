@@ -1,0 +1,31 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { AppContext } from "../../context";
+
+/** What the browser needs to know about this installation. */
+export const publicConfigRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    "/api/config",
+    {
+      schema: {
+        tags: ["health"],
+        summary: "Public settings of this installation",
+        response: {
+          200: z.object({
+            google_enabled: z.boolean(),
+            site_url: z.string(),
+            mail_transport: z.enum(["outbox", "smtp"]),
+          }),
+        },
+      },
+    },
+    async (_req, reply) => {
+      reply.header("cache-control", "public, max-age=60");
+      return {
+        google_enabled: Boolean(ctx.config.google),
+        site_url: ctx.config.publicUrl,
+        mail_transport: ctx.mailer.transport,
+      };
+    },
+  );
+};
