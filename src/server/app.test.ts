@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, createTestApp, ORIGIN, signedInUser, type TestApp } from "./test/harness";
+
+let t: TestApp;
+let http: ReturnType<typeof api>;
+beforeAll(async () => {
+  t = await createTestApp();
+  http = api(t.app);
+});
+afterAll(() => t.close());
+
+describe("HTTP basics", () => {
+  it("reports health after a database round trip", async () => {
+    const res = await http.get("/api/health");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: "ok", database: "ok" });
+  });
+
+  it("publishes the OpenAPI document and a reference page", async () => {
+    const doc = await http.get("/api/openapi.json");
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(["/api/health", "/api/me", "/api/me/profile"]));
+    const page = await t.app.inject({ method: "GET", url: "/api/docs/" });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers["content-type"]).toMatch(/text\/html/);
+  });
+
+  it("answers unknown API routes with a JSON 404", async () => {
+    const res = await http.get("/api/does-not-exist");
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe("NOT_FOUND");
+  });
+
+  it("answers malformed JSON with a 400, never a 500", async () => {
+    const u = await signedInUser(t);
+    const res = await t.app.inject({
+      method: "PATCH",
+      url: "/api/me/profile",
+      headers: { cookie: u.cookie, origin: ORIGIN, "content-type": "application/json" },
+      payload: '{"bio": "unterminated',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(JSON.parse(res.body).error.message).toBe("The request body is not valid JSON");
+  });
+
+  it("answers an oversized body with a 413", async () => {
+    const u = await signedInUser(t);
+    const res = await t.app.inject({
+      method: "PATCH",
+      url: "/api/me/profile",
+      headers: { cookie: u.cookie, origin: ORIGIN, "content-type": "application/json" },
+      payload: JSON.stringify({ bio: "x".repeat(2 * 1024 * 1024) }),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(JSON.parse(res.body).error.code).toBe("PAYLOAD_TOO_LARGE");
+  });
+
+  it("sends the security headers", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/health" });
+    const csp = String(res.headers["content-security-policy"]);
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("base-uri 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    expect(res.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+    expect(String(res.headers["strict-transport-security"])).toMatch(/max-age=31536000/);
+  });
+});
+
+describe("cross-site request protection", () => {
+  it("refuses writes from another origin or another site", async () => {
+    const u = await signedInUser(t);
+    const evil = await http.patch("/api/me/profile", { bio: "pwned" }, { cookie: u.cookie, headers: { origin: "https://evil.test" } });
+    expect(evil.status).toBe(403);
+    const site = await http.patch("/api/me/profile", { bio: "pwned" }, { cookie: u.cookie, headers: { "sec-fetch-site": "cross-site" } });
+    expect(site.status).toBe(403);
+    const signOut = await http.post("/api/auth/sign-out", {}, { cookie: u.cookie, headers: { origin: "https://evil.test" } });
+    expect(signOut.status).toBe(403);
+    expect((await http.get("/api/me", { cookie: u.cookie })).body.profile.bio).toBe("");
+  });
+
+  it("refuses form-encoded and text/plain bodies (what a cross-site form can send)", async () => {
+    const u = await signedInUser(t);
+    for (const type of ["application/x-www-form-urlencoded", "text/plain"]) {
+      const res = await t.app.inject({
+        method: "PATCH",
+        url: "/api/me/profile",
+        headers: { cookie: u.cookie, "content-type": type },
+        payload: type === "text/plain" ? '{"bio":"pwned"}' : "bio=pwned",
+      });
+      expect(res.statusCode, type).toBe(415);
+    }
+    expect((await http.get("/api/me", { cookie: u.cookie })).body.profile.bio).toBe("");
+  });
+});
+
+describe("dev mailbox", () => {
+  it("is served to loopback only", async () => {
+    const local = await t.app.inject({ method: "GET", url: "/dev/mailbox", remoteAddress: "127.0.0.1" });
+    expect(local.statusCode).toBe(200);
+    expect(local.headers["content-type"]).toMatch(/text\/html/);
+    const remote = await t.app.inject({ method: "GET", url: "/dev/mailbox", remoteAddress: "203.0.113.9" });
+    expect(remote.statusCode).toBe(404);
+    const spoofed = await t.app.inject({
+      method: "GET",
+      url: "/api/dev/mailbox",
+      remoteAddress: "203.0.113.9",
+      headers: { "x-forwarded-for": "127.0.0.1" },
+    });
+    expect(spoofed.statusCode).toBe(404);
+  });
+
+  it("shows messages newest first with clickable, escaped links", async () => {
+    await t.app.ctx.mailer.send({ to: "a@example.test", subject: "First <b>", text: "Hello https://example.test/a?x=1&y=2" });
+    await t.app.ctx.mailer.send({ to: "b@example.test", subject: "Second", text: "Body" });
+    const page = await t.app.inject({ method: "GET", url: "/dev/mailbox", remoteAddress: "127.0.0.1" });
+    expect(page.body.indexOf("Second")).toBeLessThan(page.body.indexOf("First &lt;b&gt;"));
+    expect(page.body).toContain('<a href="https://example.test/a?x=1&amp;y=2">');
+    expect(page.body).not.toContain("<b>");
+  });
+});

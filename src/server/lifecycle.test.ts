@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "hearth-lifecycle-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function start(port: number): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  let out = "";
+  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), SERVE_WEB: "false", LOG_LEVEL: "warn", SEED_DEMO: "false", NODE_ENV: "production" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+async function waitHealthy(port: number, ms = 60_000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("server did not become healthy");
+}
+
+const postmasterPid = () => Number(readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe("process lifecycle with the bundled PostgreSQL", () => {
+  it("recovers after SIGKILL, refuses a second process on the same DATA_DIR, and stops cleanly on SIGTERM", { timeout: 120_000 }, async () => {
+    const port1 = await freePort();
+    const first = start(port1);
+    await waitHealthy(port1);
+    const orphan = postmasterPid();
+    first.child.kill("SIGKILL");
+    await first.exited;
+    expect(alive(orphan)).toBe(true); // the postgres child outlives a SIGKILLed parent
+
+    const port2 = await freePort();
+    const second = start(port2);
+    await waitHealthy(port2);
+    expect(alive(orphan)).toBe(false);
+
+    const third = start(await freePort());
+    expect(await third.exited).toBe(75);
+    expect(third.output()).toMatch(/Another Hearth process \(pid \d+\) is already using the data directory/);
+
+    const running = postmasterPid();
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
+    expect(second.output()).toContain("Stopped cleanly");
+    expect(alive(running)).toBe(false);
+    expect(existsSync(path.join(dataDir, "hearth.pid"))).toBe(false);
+  });
+});
