@@ -1,0 +1,74 @@
+// `npm test`: type check, lint, format check, then every test runner. Ends with one line
+// "N passed, N failed" summed over all of them, and exits non-zero on any failure.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const bin = (name) => path.join(root, "node_modules/.bin", name);
+const results = path.join(root, "test-results");
+mkdirSync(results, { recursive: true });
+
+let passed = 0;
+let failed = 0;
+const lines = [];
+
+function run(label, cmd, args, env = {}) {
+  console.log(`\n=== ${label} ===`);
+  const started = Date.now();
+  const res = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  return { ok: res.status === 0, seconds };
+}
+
+function check(label, cmd, args) {
+  const { ok, seconds } = run(label, cmd, args);
+  if (ok) passed++;
+  else failed++;
+  lines.push(`${ok ? "ok  " : "FAIL"} ${label} (${seconds} s)`);
+}
+
+function runner(label, cmd, args, reportFile, count, env) {
+  rmSync(reportFile, { force: true });
+  const { ok, seconds } = run(label, cmd, args, env);
+  let p = 0;
+  let f = 0;
+  if (existsSync(reportFile)) ({ passed: p, failed: f } = count(JSON.parse(readFileSync(reportFile, "utf8"))));
+  // A runner that failed without reporting a failed test (crash, no tests) still counts as a failure.
+  if (!ok && f === 0) f = 1;
+  if (ok && p === 0) f = 1;
+  passed += p;
+  failed += f;
+  lines.push(`${ok && f === 0 ? "ok  " : "FAIL"} ${label}: ${p} passed, ${f} failed (${seconds} s)`);
+}
+
+const only = process.argv.slice(2);
+const want = (name) => only.length === 0 || only.includes(name);
+
+if (want("static")) {
+  check("type check", bin("tsc"), ["-p", "tsconfig.json", "--noEmit"]);
+  check("lint", bin("eslint"), [".", "--max-warnings", "0"]);
+  check("format", bin("prettier"), ["--check", ".", "--log-level", "warn"]);
+}
+if (want("unit")) {
+  runner(
+    "vitest (shared + server API on PostgreSQL)",
+    bin("vitest"),
+    ["run"],
+    path.join(results, "vitest-results.json"),
+    (r) => ({ passed: r.numPassedTests ?? 0, failed: (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0) }),
+  );
+}
+if (want("e2e")) {
+  runner("playwright (Chromium)", bin("playwright"), ["test"], path.join(results, "e2e-results.json"), (r) => ({
+    passed: (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0),
+    failed: r.stats?.unexpected ?? 0,
+  }));
+}
+
+writeFileSync(path.join(results, "summary.json"), JSON.stringify({ passed, failed }) + "\n");
+console.log("\n=== summary ===");
+for (const l of lines) console.log(l);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
