@@ -72,11 +72,23 @@ describe("HTTP basics", () => {
 describe("cross-site request protection", () => {
   it("refuses writes from another origin or another site", async () => {
     const u = await signedInUser(t);
-    const evil = await http.patch("/api/me/profile", { bio: "pwned" }, { cookie: u.cookie, headers: { origin: "https://evil.test" } });
+    const evil = await http.patch(
+      "/api/me/profile",
+      { bio: "pwned" },
+      { cookie: u.cookie, headers: { origin: "https://evil.test" } },
+    );
     expect(evil.status).toBe(403);
-    const site = await http.patch("/api/me/profile", { bio: "pwned" }, { cookie: u.cookie, headers: { "sec-fetch-site": "cross-site" } });
+    const site = await http.patch(
+      "/api/me/profile",
+      { bio: "pwned" },
+      { cookie: u.cookie, headers: { "sec-fetch-site": "cross-site" } },
+    );
     expect(site.status).toBe(403);
-    const signOut = await http.post("/api/auth/sign-out", {}, { cookie: u.cookie, headers: { origin: "https://evil.test" } });
+    const signOut = await http.post(
+      "/api/auth/sign-out",
+      {},
+      { cookie: u.cookie, headers: { origin: "https://evil.test" } },
+    );
     expect(signOut.status).toBe(403);
     expect((await http.get("/api/me", { cookie: u.cookie })).body.profile.bio).toBe("");
   });
@@ -113,7 +125,11 @@ describe("dev mailbox", () => {
   });
 
   it("shows messages newest first with clickable, escaped links", async () => {
-    await t.app.ctx.mailer.send({ to: "a@example.test", subject: "First <b>", text: "Hello https://example.test/a?x=1&y=2" });
+    await t.app.ctx.mailer.send({
+      to: "a@example.test",
+      subject: "First <b>",
+      text: "Hello https://example.test/a?x=1&y=2",
+    });
     await t.app.ctx.mailer.send({ to: "b@example.test", subject: "Second", text: "Body" });
     const page = await t.app.inject({ method: "GET", url: "/dev/mailbox", remoteAddress: "127.0.0.1" });
     expect(page.body.indexOf("Second")).toBeLessThan(page.body.indexOf("First &lt;b&gt;"));

@@ -20,7 +20,15 @@ async function freePort(): Promise<number> {
 function start(port: number): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   let out = "";
   const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), SERVE_WEB: "false", LOG_LEVEL: "warn", SEED_DEMO: "false", NODE_ENV: "production" },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      SERVE_WEB: "false",
+      LOG_LEVEL: "warn",
+      SEED_DEMO: "false",
+      NODE_ENV: "production",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout!.on("data", (d) => (out += d));
@@ -43,7 +51,8 @@ async function waitHealthy(port: number, ms = 60_000) {
   throw new Error("server did not become healthy");
 }
 
-const postmasterPid = () => Number(readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+const postmasterPid = () =>
+  Number(readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -54,29 +63,33 @@ const alive = (pid: number) => {
 };
 
 describe("process lifecycle with the bundled PostgreSQL", () => {
-  it("recovers after SIGKILL, refuses a second process on the same DATA_DIR, and stops cleanly on SIGTERM", { timeout: 120_000 }, async () => {
-    const port1 = await freePort();
-    const first = start(port1);
-    await waitHealthy(port1);
-    const orphan = postmasterPid();
-    first.child.kill("SIGKILL");
-    await first.exited;
-    expect(alive(orphan)).toBe(true); // the postgres child outlives a SIGKILLed parent
+  it(
+    "recovers after SIGKILL, refuses a second process on the same DATA_DIR, and stops cleanly on SIGTERM",
+    { timeout: 120_000 },
+    async () => {
+      const port1 = await freePort();
+      const first = start(port1);
+      await waitHealthy(port1);
+      const orphan = postmasterPid();
+      first.child.kill("SIGKILL");
+      await first.exited;
+      expect(alive(orphan)).toBe(true); // the postgres child outlives a SIGKILLed parent
 
-    const port2 = await freePort();
-    const second = start(port2);
-    await waitHealthy(port2);
-    expect(alive(orphan)).toBe(false);
+      const port2 = await freePort();
+      const second = start(port2);
+      await waitHealthy(port2);
+      expect(alive(orphan)).toBe(false);
 
-    const third = start(await freePort());
-    expect(await third.exited).toBe(75);
-    expect(third.output()).toMatch(/Another Hearth process \(pid \d+\) is already using the data directory/);
+      const third = start(await freePort());
+      expect(await third.exited).toBe(75);
+      expect(third.output()).toMatch(/Another Hearth process \(pid \d+\) is already using the data directory/);
 
-    const running = postmasterPid();
-    second.child.kill("SIGTERM");
-    expect(await second.exited).toBe(0);
-    expect(second.output()).toContain("Stopped cleanly");
-    expect(alive(running)).toBe(false);
-    expect(existsSync(path.join(dataDir, "hearth.pid"))).toBe(false);
-  });
+      const running = postmasterPid();
+      second.child.kill("SIGTERM");
+      expect(await second.exited).toBe(0);
+      expect(second.output()).toContain("Stopped cleanly");
+      expect(alive(running)).toBe(false);
+      expect(existsSync(path.join(dataDir, "hearth.pid"))).toBe(false);
+    },
+  );
 });

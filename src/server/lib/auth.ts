@@ -115,7 +115,9 @@ export function createAuth(opts: { config: Config; db: Db; mailer: Mailer }) {
       storeIdentifier: {
         default: "hashed",
         // Reset tokens keep a readable prefix on their hash, so a new request can revoke the older ones.
-        overrides: { "reset-password:": { hash: async (identifier: string) => `${RESET_PREFIX}${sha256(identifier)}` } },
+        overrides: {
+          "reset-password:": { hash: async (identifier: string) => `${RESET_PREFIX}${sha256(identifier)}` },
+        },
       },
     },
     socialProviders: config.google

@@ -60,7 +60,12 @@ afterAll(async () => {
 describe("mail over SMTP", () => {
   it("delivers the sign-up confirmation through a real SMTP conversation", async () => {
     const email = `smtp${Date.now()}@example.test`;
-    const res = await api(t.app).post("/api/auth/sign-up/email", { name: "Mail Test", username: `mail_${Date.now().toString(36)}`, email, password: "secret-pass" });
+    const res = await api(t.app).post("/api/auth/sign-up/email", {
+      name: "Mail Test",
+      username: `mail_${Date.now().toString(36)}`,
+      email,
+      password: "secret-pass",
+    });
     expect(res.status).toBe(200);
     await t.app.ctx.worker.runOnce();
     const msg = smtp.received.find((m) => m.to.includes(email));
@@ -70,7 +75,9 @@ describe("mail over SMTP", () => {
       .replace(/=\r?\n/g, "")
       .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
     expect(decoded).toMatch(/http:\/\/localhost:3000\/api\/auth\/verify-email\?token=[\w.-]+&callbackURL=%2F/);
-    const [row] = (await t.database.db.execute<{ status: string }>(sql`SELECT status FROM mail_messages WHERE "to" = ${email}`)).rows;
+    const [row] = (
+      await t.database.db.execute<{ status: string }>(sql`SELECT status FROM mail_messages WHERE "to" = ${email}`)
+    ).rows;
     expect(row.status).toBe("sent");
   });
 
@@ -91,7 +98,11 @@ describe("mail over SMTP", () => {
     await t.app.ctx.mailer.send({ to: email, subject: "Retry me", text: "Second time lucky" });
     await t.app.ctx.worker.runOnce();
     expect(smtp.received.some((m) => m.to.includes(email))).toBe(false);
-    const [job] = (await t.database.db.execute<{ attempts: number; last_error: string }>(sql`SELECT attempts, last_error FROM jobs WHERE payload->>'messageId' = (SELECT id::text FROM mail_messages WHERE "to" = ${email})`)).rows;
+    const [job] = (
+      await t.database.db.execute<{ attempts: number; last_error: string }>(
+        sql`SELECT attempts, last_error FROM jobs WHERE payload->>'messageId' = (SELECT id::text FROM mail_messages WHERE "to" = ${email})`,
+      )
+    ).rows;
     expect(job.attempts).toBe(1);
     expect(job.last_error).toMatch(/Try again later/);
     // Make the retry due now instead of after the backoff.

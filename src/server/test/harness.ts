@@ -23,7 +23,9 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   const templateUrl = new URL(inject("templateUrl"));
   const template = templateUrl.pathname.slice(1);
   const name = `t_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: Object.assign(new URL(templateUrl), { pathname: "/postgres" }).toString() });
+  const admin = new pg.Client({
+    connectionString: Object.assign(new URL(templateUrl), { pathname: "/postgres" }).toString(),
+  });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
   await admin.end();
@@ -52,7 +54,9 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       await app.close();
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });
-      const a = new pg.Client({ connectionString: Object.assign(new URL(templateUrl), { pathname: "/postgres" }).toString() });
+      const a = new pg.Client({
+        connectionString: Object.assign(new URL(templateUrl), { pathname: "/postgres" }).toString(),
+      });
       await a.connect();
       await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await a.end();
@@ -64,7 +68,12 @@ type InjectOpts = { cookie?: string; headers?: Record<string, string>; query?: R
 
 /** JSON requests the way the web client sends them (same origin). */
 export function api(app: HearthApp) {
-  const send = async (method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE", url: string, body?: unknown, opts: InjectOpts = {}) => {
+  const send = async (
+    method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE",
+    url: string,
+    body?: unknown,
+    opts: InjectOpts = {},
+  ) => {
     const res = await app.inject({
       method,
       url,
@@ -119,7 +128,11 @@ export async function signedInUser(t: TestApp, opts: { password?: string; userna
 
 /** Messages in the local outbox for one address, newest first. */
 export async function mailTo(t: TestApp, email: string) {
-  const res = await t.app.inject({ method: "GET", url: `/api/dev/mailbox?to=${encodeURIComponent(email)}`, remoteAddress: "127.0.0.1" });
+  const res = await t.app.inject({
+    method: "GET",
+    url: `/api/dev/mailbox?to=${encodeURIComponent(email)}`,
+    remoteAddress: "127.0.0.1",
+  });
   return (JSON.parse(res.body) as { messages: { subject: string; text: string; to: string }[] }).messages;
 }
 

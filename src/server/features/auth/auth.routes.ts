@@ -1,6 +1,8 @@
 import { fromNodeHeaders } from "better-auth/node";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { MSG } from "../../../shared/messages";
+import { safeRedirectPath } from "../../../shared/safe-redirect";
+import { AppError } from "../../lib/errors";
 import type { AppContext } from "../../context";
 import { RATE_RULES, type RateRule } from "../../lib/rate-limit";
 
@@ -10,6 +12,8 @@ const MESSAGES_BY_CODE: Record<string, Record<string, string>> = {
   "/reset-password": { INVALID_TOKEN: MSG.invalidResetLink, PASSWORD_TOO_SHORT: MSG.passwordTooShort },
   "/sign-up/email": { PASSWORD_TOO_SHORT: MSG.passwordTooShort },
 };
+
+const REDIRECT_PARAMS = ["callbackURL", "redirectTo", "errorCallbackURL", "newUserCallbackURL"] as const;
 
 type Limit = { rule: RateRule; key: (ip: string, body: Record<string, unknown>) => string | null };
 const LIMITS_BY_PATH: Record<string, Limit[]> = {
@@ -51,6 +55,20 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
       const [rawPath, query = ""] = request.url.slice("/api/auth".length).split("?");
       const subPath = rawPath.startsWith("/reset-password/") ? "/reset-password/token" : rawPath;
       let body = (request.body && typeof request.body === "object" ? request.body : {}) as Record<string, unknown>;
+
+      // Every place Better Auth may redirect to must be a relative path on this site (no open redirect).
+      const params = new URLSearchParams(query);
+      for (const name of REDIRECT_PARAMS) {
+        for (const value of [body[name], params.get(name)]) {
+          if (
+            value !== undefined &&
+            value !== null &&
+            (typeof value !== "string" || safeRedirectPath(value) !== value)
+          ) {
+            throw new AppError("FORBIDDEN", "Invalid redirect address");
+          }
+        }
+      }
 
       for (const limit of LIMITS_BY_PATH[subPath] ?? []) {
         const key = limit.key(request.ip, body);

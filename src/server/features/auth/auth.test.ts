@@ -17,7 +17,13 @@ const unique = () => Math.random().toString(36).slice(2, 10);
 
 async function signUp(over: Record<string, unknown> = {}) {
   const id = unique();
-  const body = { name: "Ada Lovelace", username: `ada_${id}`, email: `ada${id}@example.test`, password: "analytical", ...over };
+  const body = {
+    name: "Ada Lovelace",
+    username: `ada_${id}`,
+    email: `ada${id}@example.test`,
+    password: "analytical",
+    ...over,
+  };
   return { body, res: await http.post("/api/auth/sign-up/email", body) };
 }
 
@@ -30,7 +36,8 @@ async function openLink(link: string) {
 function totp(secretBase32: string, time = Date.now()): string {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
   let bits = "";
-  for (const c of secretBase32.replace(/=+$/, "").toUpperCase()) bits += alphabet.indexOf(c).toString(2).padStart(5, "0");
+  for (const c of secretBase32.replace(/=+$/, "").toUpperCase())
+    bits += alphabet.indexOf(c).toString(2).padStart(5, "0");
   const key = Buffer.from(bits.match(/.{8}/g)!.map((b) => parseInt(b, 2)));
   const counter = Buffer.alloc(8);
   counter.writeBigUInt64BE(BigInt(Math.floor(time / 1000 / 30)));
@@ -46,14 +53,18 @@ describe("sign up", () => {
     expect(res.status).toBe(200);
     expect(res.body.user.emailVerified).toBe(false);
     expect(res.body).not.toHaveProperty("token");
-    expect(res.headers["set-cookie"] ?? []).not.toEqual(expect.arrayContaining([expect.stringContaining("session_token=")]));
+    expect(res.headers["set-cookie"] ?? []).not.toEqual(
+      expect.arrayContaining([expect.stringContaining("session_token=")]),
+    );
     const mail = await mailTo(t, body.email);
     expect(mail[0].subject).toBe("Confirm your email for Hearth");
     const signIn = await http.post("/api/auth/sign-in/email", { email: body.email, password: body.password });
     expect(signIn.status).toBe(403);
     expect(signIn.body.error.code).toBe("EMAIL_NOT_VERIFIED");
     const [{ username }] = (
-      await t.database.db.execute<{ username: string }>(sql`SELECT p.username FROM user_profiles p JOIN "user" u ON u.id = p.user_id WHERE u.email = ${body.email}`)
+      await t.database.db.execute<{ username: string }>(
+        sql`SELECT p.username FROM user_profiles p JOIN "user" u ON u.id = p.user_id WHERE u.email = ${body.email}`,
+      )
     ).rows;
     expect(username).toBe(String(body.username).toLowerCase());
   });
@@ -114,7 +125,9 @@ describe("sign in and sessions", () => {
     const u = await signedInUser(t);
     const res = await http.post("/api/auth/sign-in/email", { email: u.email, password: u.password });
     expect(res.body).not.toHaveProperty("token");
-    const cookie = ([] as string[]).concat(res.headers["set-cookie"] as string[]).find((c) => c.includes("session_token="))!;
+    const cookie = ([] as string[])
+      .concat(res.headers["set-cookie"] as string[])
+      .find((c) => c.includes("session_token="))!;
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
   });
@@ -122,7 +135,10 @@ describe("sign in and sessions", () => {
   it("gives one answer for an unknown email and a wrong password", async () => {
     const u = await signedInUser(t);
     const wrong = await http.post("/api/auth/sign-in/email", { email: u.email, password: "not-the-password" });
-    const unknown = await http.post("/api/auth/sign-in/email", { email: `nobody${unique()}@example.test`, password: "whatever1" });
+    const unknown = await http.post("/api/auth/sign-in/email", {
+      email: `nobody${unique()}@example.test`,
+      password: "whatever1",
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(wrong.status);
     expect(unknown.body).toEqual(wrong.body);
@@ -131,14 +147,21 @@ describe("sign in and sessions", () => {
   it("issues a new session id at each sign-in (no fixation)", async () => {
     const u = await signedInUser(t);
     const planted = "hearth.session_token=planted-value";
-    const res = await http.post("/api/auth/sign-in/email", { email: u.email, password: u.password }, { cookie: planted });
+    const res = await http.post(
+      "/api/auth/sign-in/email",
+      { email: u.email, password: u.password },
+      { cookie: planted },
+    );
     expect(sessionCookie(res.headers)).not.toBe(planted);
     expect(sessionCookie(res.headers)).not.toBe(u.cookie);
   });
 
   it("stores passwords as argon2id with OWASP's minimum cost", async () => {
     const u = await signedInUser(t);
-    const [row] = await t.database.db.select({ password: account.password }).from(account).where(eq(account.userId, u.id));
+    const [row] = await t.database.db
+      .select({ password: account.password })
+      .from(account)
+      .where(eq(account.userId, u.id));
     expect(row.password).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   });
 });
@@ -180,7 +203,9 @@ describe("password reset", () => {
     expect(reuse.status).toBe(400);
     expect(reuse.body.error.message).toBe(MSG.invalidResetLink);
     expect((await http.post("/api/auth/sign-in/email", { email: u.email, password: u.password })).status).toBe(401);
-    expect((await http.post("/api/auth/sign-in/email", { email: u.email, password: "brand-new-pass" })).status).toBe(200);
+    expect((await http.post("/api/auth/sign-in/email", { email: u.email, password: "brand-new-pass" })).status).toBe(
+      200,
+    );
   });
 
   it("revokes an older token when a newer one is issued", async () => {
@@ -213,14 +238,20 @@ describe("password reset", () => {
 describe("change password", () => {
   it("says 'Current password is incorrect' on a wrong current password", async () => {
     const u = await signedInUser(t);
-    const res = await http.post("/api/auth/change-password", { currentPassword: "wrong-one", newPassword: "another-one" }, { cookie: u.cookie });
+    const res = await http.post(
+      "/api/auth/change-password",
+      { currentPassword: "wrong-one", newPassword: "another-one" },
+      { cookie: u.cookie },
+    );
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe(MSG.currentPasswordIncorrect);
   });
 
   it("changes the password and ends the user's other sessions, keeping this one", async () => {
     const u = await signedInUser(t);
-    const other = sessionCookie((await http.post("/api/auth/sign-in/email", { email: u.email, password: u.password })).headers);
+    const other = sessionCookie(
+      (await http.post("/api/auth/sign-in/email", { email: u.email, password: u.password })).headers,
+    );
     const res = await http.post(
       "/api/auth/change-password",
       { currentPassword: u.password, newPassword: "another-one", revokeOtherSessions: false },
@@ -251,9 +282,13 @@ describe("two-step sign-in (TOTP)", () => {
     expect(verify.status).toBe(200);
     // Confirming the factor may rotate the session.
     const afterVerify = verify.headers["set-cookie"] ? sessionCookie(verify.headers) : u.cookie;
-    expect((await http.put("/api/me/factors/totp", { friendly_name: "My phone" }, { cookie: afterVerify })).status).toBe(200);
+    expect(
+      (await http.put("/api/me/factors/totp", { friendly_name: "My phone" }, { cookie: afterVerify })).status,
+    ).toBe(200);
     factors = await http.get("/api/me/factors", { cookie: afterVerify });
-    expect(factors.body.factors).toEqual([{ friendly_name: "My phone", factor_type: "totp", status: "verified", created_at: expect.any(String) }]);
+    expect(factors.body.factors).toEqual([
+      { friendly_name: "My phone", factor_type: "totp", status: "verified", created_at: expect.any(String) },
+    ]);
 
     // Password alone is not enough now.
     const step1 = await http.post("/api/auth/sign-in/email", { email: u.email, password: u.password });
@@ -264,7 +299,11 @@ describe("two-step sign-in (TOTP)", () => {
       .concat((step1.headers["set-cookie"] as string[]) ?? [])
       .map((c) => c.split(";")[0])
       .join("; ");
-    const step2 = await http.post("/api/auth/two-factor/verify-backup-code", { code: backupCodes[0] }, { cookie: pending });
+    const step2 = await http.post(
+      "/api/auth/two-factor/verify-backup-code",
+      { code: backupCodes[0] },
+      { cookie: pending },
+    );
     expect(step2.status).toBe(200);
     const cookie = sessionCookie(step2.headers);
     expect((await http.get("/api/me", { cookie })).body.user.two_factor_enabled).toBe(true);
@@ -293,7 +332,10 @@ describe("rate limits", () => {
       expect(blocked.headers["retry-after"]).toBeTruthy();
       expect(blocked.body.error.code).toBe("RATE_LIMITED");
       // Another account from the same IP is still allowed (until the per-IP limit).
-      expect((await h.post("/api/auth/sign-in/email", { email: `other${unique()}@example.test`, password: "x1234567" })).status).toBe(401);
+      expect(
+        (await h.post("/api/auth/sign-in/email", { email: `other${unique()}@example.test`, password: "x1234567" }))
+          .status,
+      ).toBe(401);
     } finally {
       await limited.close();
     }

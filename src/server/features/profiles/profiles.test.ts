@@ -71,7 +71,9 @@ describe("profile", () => {
     expect((await http.patch("/api/me/profile", { headline: "x".repeat(161) }, { cookie: u.cookie })).status).toBe(400);
     expect((await http.patch("/api/me/profile", { timezone: "Mars/Olympus" }, { cookie: u.cookie })).status).toBe(400);
     expect((await http.patch("/api/me/profile", { language: "xx" }, { cookie: u.cookie })).status).toBe(400);
-    expect((await http.patch("/api/me/profile", { website_url: "javascript:alert(1)" }, { cookie: u.cookie })).status).toBe(400);
+    expect(
+      (await http.patch("/api/me/profile", { website_url: "javascript:alert(1)" }, { cookie: u.cookie })).status,
+    ).toBe(400);
   });
 
   it("refuses fields that are not the user's to set (mass assignment)", async () => {
@@ -98,17 +100,25 @@ describe("profile", () => {
     expect(taken.body.error.message).toBe(MSG.usernameTaken);
     const bad = await http.patch("/api/me/profile", { username: "no" }, { cookie: b.cookie });
     expect(bad.body.error.message).toBe(MSG.usernameInvalid);
-    const ok = await http.patch("/api/me/profile", { username: "  Fresh_Name_" + Date.now().toString(36).slice(-4) }, { cookie: b.cookie });
+    const ok = await http.patch(
+      "/api/me/profile",
+      { username: "  Fresh_Name_" + Date.now().toString(36).slice(-4) },
+      { cookie: b.cookie },
+    );
     expect(ok.status).toBe(200);
     expect(ok.body.username).toMatch(/^fresh_name_/);
   });
 
   it("checks username availability (own current name counts as available)", async () => {
     const a = await signedInUser(t);
-    const check = (username: string, cookie?: string) => http.get(`/api/profiles/username-available?username=${encodeURIComponent(username)}`, { cookie });
+    const check = (username: string, cookie?: string) =>
+      http.get(`/api/profiles/username-available?username=${encodeURIComponent(username)}`, { cookie });
     expect((await check(a.username)).body).toEqual({ available: false, message: MSG.usernameTaken });
     expect((await check(a.username, a.cookie)).body.available).toBe(true);
-    expect((await check("free_" + Date.now().toString(36))).body).toEqual({ available: true, message: MSG.usernameAvailable });
+    expect((await check("free_" + Date.now().toString(36))).body).toEqual({
+      available: true,
+      message: MSG.usernameAvailable,
+    });
     const bad = await check("a b");
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toBe(MSG.usernameInvalid);
@@ -134,22 +144,39 @@ describe("notification settings", () => {
   it("starts with the spec's defaults and saves changes", async () => {
     const u = await signedInUser(t);
     const res = await http.get("/api/me/notification-settings", { cookie: u.cookie });
-    expect(res.body).toEqual({ global_enabled: true, email_enabled: true, in_app_enabled: true, push_enabled: false, community_settings: {} });
+    expect(res.body).toEqual({
+      global_enabled: true,
+      email_enabled: true,
+      in_app_enabled: true,
+      push_enabled: false,
+      community_settings: {},
+    });
     const cid = "4b0a2f5e-8f1c-4d8a-9c55-1f0d6d7c0a11";
     const upd = await http.patch(
       "/api/me/notification-settings",
-      { email_enabled: false, community_settings: { [cid]: { posts: false, comments: true, announcements: true, events: false } } },
+      {
+        email_enabled: false,
+        community_settings: { [cid]: { posts: false, comments: true, announcements: true, events: false } },
+      },
       { cookie: u.cookie },
     );
-    expect(upd.body).toMatchObject({ email_enabled: false, global_enabled: true, community_settings: { [cid]: { posts: false, events: false } } });
-    expect((await http.patch("/api/me/notification-settings", { push_enabled: "yes" }, { cookie: u.cookie })).status).toBe(400);
+    expect(upd.body).toMatchObject({
+      email_enabled: false,
+      global_enabled: true,
+      community_settings: { [cid]: { posts: false, events: false } },
+    });
+    expect(
+      (await http.patch("/api/me/notification-settings", { push_enabled: "yes" }, { cookie: u.cookie })).status,
+    ).toBe(400);
   });
 });
 
 describe("avatar", () => {
   it("re-encodes an image into the spec's variants, serves them, and replaces the old files", async () => {
     const u = await signedInUser(t);
-    const png = await sharp({ create: { width: 1200, height: 900, channels: 3, background: "#c2410c" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 1200, height: 900, channels: 3, background: "#c2410c" } })
+      .png()
+      .toBuffer();
     const res = await uploadAvatar(u.cookie, "me.png", "image/png", png);
     expect(res.status).toBe(200);
     expect(res.body.type).toBe("image/webp");
@@ -192,7 +219,9 @@ describe("avatar", () => {
   it("refuses a pixel flood from its header, before decoding", async () => {
     const u = await signedInUser(t);
     // A tiny PNG whose header claims 60000x60000 pixels.
-    const png = await sharp({ create: { width: 1, height: 1, channels: 3, background: "#000" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 1, height: 1, channels: 3, background: "#000" } })
+      .png()
+      .toBuffer();
     png.writeUInt32BE(60000, 16);
     png.writeUInt32BE(60000, 20);
     const res = await uploadAvatar(u.cookie, "flood.png", "image/png", png);
