@@ -86,7 +86,7 @@ export function api(app: HearthApp) {
       },
       payload: body === undefined ? undefined : JSON.stringify(body),
     });
-    let json: unknown = null;
+    let json: unknown;
     try {
       json = res.body ? JSON.parse(res.body) : null;
     } catch {
