@@ -82,7 +82,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   });
   const worker: JobWorker = new JobWorker(database.db, { mail: mailer.deliverJob }, app.log);
   const auth = createAuth({ config, db: database.db, mailer });
-  const viewer = createViewerLookup(auth);
+  const viewer = createViewerLookup({
+    auth,
+    pool: database.pool,
+    secret: config.authSecret,
+    secureCookies: config.secureCookies,
+  });
   const ctx: AppContext = {
     config,
     db: database.db,

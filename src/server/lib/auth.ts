@@ -12,6 +12,7 @@ import type { Config } from "../config";
 import type { Db } from "../db/client";
 import * as schema from "../db/schema/index";
 import { actionMail, type Mailer } from "./mail";
+import { SESSION_EXPIRES_IN_S, SESSION_UPDATE_AGE_S } from "./session";
 
 /** OWASP's argon2id minimum: m=19 MiB, t=2, p=1. */
 const ARGON = { memoryCost: 19456, timeCost: 2, parallelism: 1, algorithm: 2 } as const;
@@ -132,7 +133,7 @@ export function createAuth(opts: { config: Config; db: Db; mailer: Mailer }) {
     account: {
       accountLinking: { enabled: true, trustedProviders: [], requireLocalEmailVerified: true },
     },
-    session: { expiresIn: 30 * 24 * 3600, updateAge: 24 * 3600 },
+    session: { expiresIn: SESSION_EXPIRES_IN_S, updateAge: SESSION_UPDATE_AGE_S },
     rateLimit: { enabled: false },
     advanced: {
       cookiePrefix: "hearth",

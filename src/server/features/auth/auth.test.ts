@@ -341,3 +341,33 @@ describe("rate limits", () => {
     }
   });
 });
+
+describe("session lookup", () => {
+  it("refuses a cookie whose signature does not match, and a session past its expiry", async () => {
+    const u = await signedInUser(t);
+    const [name, value] = u.cookie.split("=");
+    const token = decodeURIComponent(value).split(".")[0];
+    const forged = `${name}=${encodeURIComponent(`${token}.${Buffer.alloc(32).toString("base64")}`)}`;
+    expect((await http.get("/api/me", { cookie: forged })).body.user).toBeNull();
+    expect((await http.get("/api/me", { cookie: `${name}=${token}` })).body.user).toBeNull();
+    await t.database.db.execute(
+      sql`UPDATE session SET expires_at = now() - interval '1 second' WHERE token = ${token}`,
+    );
+    expect((await http.get("/api/me", { cookie: u.cookie })).body.user).toBeNull();
+  });
+
+  it("extends a session that is due for its refresh (sliding expiry)", async () => {
+    const u = await signedInUser(t);
+    const token = decodeURIComponent(u.cookie.split("=")[1]).split(".")[0];
+    await t.database.db.execute(
+      sql`UPDATE session SET updated_at = now() - interval '2 days', expires_at = now() + interval '28 days' WHERE token = ${token}`,
+    );
+    expect((await http.get("/api/me", { cookie: u.cookie })).body.user.email).toBe(u.email);
+    const [row] = (
+      await t.database.db.execute<{ days: number }>(
+        sql`SELECT extract(epoch FROM expires_at - now()) / 86400 AS days FROM session WHERE token = ${token}`,
+      )
+    ).rows;
+    expect(Number(row.days)).toBeGreaterThan(29);
+  });
+});
