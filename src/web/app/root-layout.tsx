@@ -1,0 +1,26 @@
+import { Outlet, ScrollRestoration } from "react-router";
+import { Footer } from "../components/layout/footer";
+import { AuthDialogHost } from "../features/auth";
+import { EditProfileDialogHost } from "../features/account";
+import { Header } from "./header";
+
+export function RootLayout() {
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-lg bg-white px-4 py-2 font-semibold text-brand-800 shadow focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        Skip to content
+      </a>
+      <Header />
+      <div className="flex-1">
+        <Outlet />
+      </div>
+      <Footer />
+      <AuthDialogHost />
+      <EditProfileDialogHost />
+      <ScrollRestoration />
+    </div>
+  );
+}

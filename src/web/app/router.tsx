@@ -1,0 +1,40 @@
+import { createBrowserRouter } from "react-router";
+import { RouteErrorView } from "../components/error-fallback";
+import { RootLayout } from "./root-layout";
+
+/** Every page is its own chunk, so the first page stays light. */
+export const router = createBrowserRouter([
+  {
+    element: <RootLayout />,
+    errorElement: <RouteErrorView />,
+    // The first page's chunk loads before anything renders; an empty page avoids a flash.
+    hydrateFallbackElement: <div className="min-h-screen" aria-busy="true" />,
+    children: [
+      {
+        // Page crashes keep the header.
+        errorElement: <RouteErrorView />,
+        children: [
+          { index: true, lazy: () => import("./routes/home").then(({ HomeRoute }) => ({ Component: HomeRoute })) },
+          {
+            path: "create",
+            lazy: () => import("./routes/home").then(({ CreateRoute }) => ({ Component: CreateRoute })),
+          },
+          {
+            path: "reset-password",
+            lazy: () =>
+              import("./routes/reset-password").then(({ ResetPasswordRoute }) => ({ Component: ResetPasswordRoute })),
+          },
+          {
+            path: "u/:username",
+            lazy: () =>
+              import("./routes/user-profile").then(({ UserProfileRoute }) => ({ Component: UserProfileRoute })),
+          },
+          {
+            path: "*",
+            lazy: () => import("./routes/not-found").then(({ NotFoundRoute }) => ({ Component: NotFoundRoute })),
+          },
+        ],
+      },
+    ],
+  },
+]);

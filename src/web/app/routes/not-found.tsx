@@ -1,0 +1,10 @@
+import { NotFoundView } from "../../components/not-found-view";
+
+export function NotFoundRoute() {
+  return (
+    <>
+      <title>Page not found · Hearth</title>
+      <NotFoundView />
+    </>
+  );
+}

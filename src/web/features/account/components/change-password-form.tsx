@@ -1,0 +1,86 @@
+import { LogOut } from "lucide-react";
+import { type FormEvent, useEffect, useState } from "react";
+import { MSG } from "../../../../shared/messages";
+import { checkNewPassword } from "../../../../shared/validation";
+import { Button } from "../../../components/ui/button";
+import { PasswordField } from "../../../components/ui/field";
+import { FormMessage } from "../../../components/ui/form-message";
+import { errorMessage } from "../../../lib/api";
+import { useFlashMessage } from "../../../lib/use-flash-message";
+import { PasswordStrengthMeter } from "../../auth";
+import { useChangePassword } from "../api/change-password";
+
+export function ChangePasswordForm({ onDirtyChange }: { onDirtyChange: (dirty: boolean) => void }) {
+  const change = useChangePassword();
+  const flash = useFlashMessage();
+  const [current, setCurrent] = useState("");
+  const [next, setNext] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const dirty = Boolean(current || next || confirm);
+
+  useEffect(() => onDirtyChange(dirty), [dirty, onDirtyChange]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    flash.clear();
+    change.reset();
+    const invalid = !current
+      ? "Please enter your current password"
+      : checkNewPassword(next, confirm, MSG.newPasswordsMismatch);
+    setProblem(invalid);
+    if (invalid) return;
+    try {
+      await change.mutateAsync({ currentPassword: current, newPassword: next });
+      setCurrent("");
+      setNext("");
+      setConfirm("");
+      flash.show("Your password has been updated.");
+    } catch {
+      // shown from change.error
+    }
+  };
+
+  const failure =
+    change.error &&
+    (change.error.message === MSG.currentPasswordIncorrect
+      ? MSG.currentPasswordIncorrect
+      : errorMessage(change.error, MSG.passwordUpdateFailed, ["PASSWORD_TOO_SHORT", "VALIDATION"]));
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4">
+      <PasswordField
+        label="Current Password"
+        autoComplete="current-password"
+        value={current}
+        onChange={(e) => setCurrent(e.target.value)}
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <PasswordField
+          label="New Password"
+          autoComplete="new-password"
+          value={next}
+          onChange={(e) => setNext(e.target.value)}
+          hint={next ? <PasswordStrengthMeter password={next} /> : undefined}
+        />
+        <PasswordField
+          label="Confirm New Password"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={(e) => setConfirm(e.target.value)}
+        />
+      </div>
+      {(problem || failure) && <FormMessage tone="error">{problem ?? failure}</FormMessage>}
+      {flash.message && <FormMessage tone="success">{flash.message}</FormMessage>}
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <p className="flex items-center gap-2 text-sm text-stone-600">
+          <LogOut className="size-4 shrink-0" aria-hidden="true" />
+          Changing your password signs you out on your other devices.
+        </p>
+        <Button type="submit" loading={change.isPending}>
+          Update password
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,92 @@
+import { MSG } from "../../../../shared/messages";
+import { FormMessage } from "../../../components/ui/form-message";
+import { Spinner } from "../../../components/ui/spinner";
+import { SwitchRow } from "../../../components/ui/switch";
+import {
+  type NotificationSettings,
+  useNotificationSettings,
+  useUpdateNotificationSettings,
+} from "../api/notification-settings";
+
+type GlobalKey = "global_enabled" | "in_app_enabled" | "email_enabled" | "push_enabled";
+
+const CHANNELS: Array<{ key: Exclude<GlobalKey, "global_enabled">; label: string; description: string }> = [
+  {
+    key: "in_app_enabled",
+    label: "In-app notifications",
+    description: "Likes, replies and new members in Hearth's notification list.",
+  },
+  {
+    key: "email_enabled",
+    label: "Email notifications",
+    description: "A message in your inbox about activity you care about.",
+  },
+  {
+    key: "push_enabled",
+    label: "Push notifications",
+    description: "Alerts on your devices, even when Hearth is closed.",
+  },
+];
+
+/** Switches save as they are flipped (SPEC §9 defaults: push off, everything else on). */
+export function NotificationsTab() {
+  const settings = useNotificationSettings();
+  const update = useUpdateNotificationSettings();
+
+  if (settings.isPending) {
+    return (
+      <div className="flex justify-center px-6 py-16">
+        <Spinner label="Loading notification settings" />
+      </div>
+    );
+  }
+  if (settings.isError) {
+    return (
+      <div className="px-6 py-6 sm:px-8">
+        <FormMessage tone="error">{settings.error.message}</FormMessage>
+      </div>
+    );
+  }
+
+  const data: NotificationSettings = settings.data;
+  const set = (key: GlobalKey, value: boolean) => update.mutate({ [key]: value });
+
+  return (
+    <div className="space-y-6 px-6 py-6 sm:px-8">
+      {update.isError && <FormMessage tone="error">{MSG.notificationsUpdateFailed}</FormMessage>}
+      <div className="rounded-xl border border-stone-200 px-4">
+        <SwitchRow
+          label="All notifications"
+          description="Turn every Hearth notification on or off at once."
+          checked={data.global_enabled}
+          onCheckedChange={(value) => set("global_enabled", value)}
+        />
+      </div>
+      <section className="space-y-2">
+        <h3 className="text-base font-semibold text-stone-900">How we reach you</h3>
+        <div className="divide-y divide-stone-200 rounded-xl border border-stone-200 px-4">
+          {CHANNELS.map(({ key, label, description }) => (
+            <SwitchRow
+              key={key}
+              label={label}
+              description={description}
+              checked={data.global_enabled && data[key]}
+              disabled={!data.global_enabled}
+              onCheckedChange={(value) => set(key, value)}
+            />
+          ))}
+        </div>
+        {!data.global_enabled && (
+          <p className="text-sm text-stone-600">Notifications are off. Turn on All notifications to choose channels.</p>
+        )}
+      </section>
+      <section className="space-y-2">
+        <h3 className="text-base font-semibold text-stone-900">Communities</h3>
+        <p className="rounded-xl border border-dashed border-stone-300 bg-stone-50 px-4 py-5 text-sm text-stone-600">
+          Preferences for each community you join appear here: posts, comments, announcements and events, each on by
+          default.
+        </p>
+      </section>
+    </div>
+  );
+}

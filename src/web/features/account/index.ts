@@ -1,0 +1,1 @@
+export { EditProfileDialogHost } from "./components/edit-profile-dialog-host";

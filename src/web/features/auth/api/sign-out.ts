@@ -1,0 +1,8 @@
+import { useMutation } from "@tanstack/react-query";
+import { authPost } from "../../../lib/api";
+
+export const signOut = () => authPost("/sign-out", {});
+
+export function useSignOut() {
+  return useMutation({ mutationFn: signOut });
+}

@@ -1,0 +1,70 @@
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { useSearchParams } from "react-router";
+import { LIMITS } from "../../../../shared/limits";
+import {
+  AUTH_DIALOG_EVENT,
+  AUTH_DIALOG_MODES,
+  type AuthDialogMode,
+  type AuthDialogRequest,
+  openAuthDialog,
+} from "../../../lib/auth-dialog-events";
+
+const AuthDialog = lazy(() => import("./auth-dialog").then((m) => ({ default: m.AuthDialog })));
+
+/**
+ * Listens for `hearth:auth-dialog` and owns the one auth dialog. Also opens it from a link:
+ * `?auth=login|signup|forgot&redirect=/path&email=…` (the redirect still goes through
+ * safeRedirectPath after success).
+ */
+export function AuthDialogHost() {
+  const [request, setRequest] = useState<AuthDialogRequest | null>(null);
+  const [open, setOpen] = useState(false);
+  const [instance, setInstance] = useState(0);
+  const resetTimer = useRef<number | undefined>(undefined);
+
+  useEffect(() => {
+    const onRequest = (event: Event) => {
+      const detail = (event as CustomEvent<AuthDialogRequest>).detail;
+      if (!detail || !AUTH_DIALOG_MODES.includes(detail.mode)) return;
+      window.clearTimeout(resetTimer.current);
+      setRequest(detail);
+      setInstance((n) => n + 1);
+      setOpen(true);
+    };
+    window.addEventListener(AUTH_DIALOG_EVENT, onRequest);
+    return () => {
+      window.removeEventListener(AUTH_DIALOG_EVENT, onRequest);
+      window.clearTimeout(resetTimer.current);
+    };
+  }, []);
+
+  const [searchParams, setSearchParams] = useSearchParams();
+  const linkMode = searchParams.get("auth");
+  useEffect(() => {
+    if (!linkMode) return;
+    const next = new URLSearchParams(searchParams);
+    const redirect = next.get("redirect") ?? undefined;
+    const email = next.get("email") ?? undefined;
+    for (const key of ["auth", "redirect", "email"]) next.delete(key);
+    setSearchParams(next, { replace: true });
+    if (AUTH_DIALOG_MODES.includes(linkMode as AuthDialogMode)) {
+      openAuthDialog({ mode: linkMode as AuthDialogMode, redirect, email });
+    }
+  }, [linkMode, searchParams, setSearchParams]);
+
+  const onOpenChange = useCallback((next: boolean) => {
+    setOpen(next);
+    if (!next) {
+      // Fields reset 300 ms after closing (SPEC §4, §9): a new instance starts clean.
+      window.clearTimeout(resetTimer.current);
+      resetTimer.current = window.setTimeout(() => setInstance((n) => n + 1), LIMITS.dialogResetMs);
+    }
+  }, []);
+
+  if (!request) return null;
+  return (
+    <Suspense fallback={null}>
+      <AuthDialog key={instance} open={open} onOpenChange={onOpenChange} request={request} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,48 @@
+import { usePublicConfig } from "../../../lib/public-config";
+import { useSocialSignIn } from "../api/social-sign-in";
+import { Button } from "../../../components/ui/button";
+
+function GoogleIcon() {
+  return (
+    <svg viewBox="0 0 24 24" className="size-4" aria-hidden="true">
+      <path
+        fill="#4285F4"
+        d="M23.5 12.3c0-.8-.1-1.6-.2-2.3H12v4.4h6.5a5.6 5.6 0 0 1-2.4 3.6v3h3.9c2.2-2.1 3.5-5.1 3.5-8.7Z"
+      />
+      <path
+        fill="#34A853"
+        d="M12 24c3.2 0 6-1.1 7.9-2.9l-3.9-3c-1 .7-2.4 1.1-4 1.1-3.1 0-5.7-2.1-6.7-4.9h-4v3.1A12 12 0 0 0 12 24Z"
+      />
+      <path fill="#FBBC05" d="M5.3 14.3a7.2 7.2 0 0 1 0-4.6V6.6h-4a12 12 0 0 0 0 10.8l4-3.1Z" />
+      <path fill="#EA4335" d="M12 4.8c1.7 0 3.3.6 4.6 1.8l3.4-3.4A12 12 0 0 0 1.3 6.6l4 3.1C6.3 6.9 8.9 4.8 12 4.8Z" />
+    </svg>
+  );
+}
+
+/** Shown only when this installation has Google sign-in configured. */
+export function GoogleSignIn() {
+  const config = usePublicConfig();
+  const social = useSocialSignIn();
+  if (!config.data?.google_enabled) return null;
+  const start = () =>
+    social.mutate(undefined, {
+      onSuccess: (result) => {
+        if (result.url) window.location.assign(result.url);
+      },
+      // SPEC §8: a Google sign-in failure is only logged.
+      onError: (error) => console.error("Google sign-in failed", error),
+    });
+  return (
+    <>
+      <Button variant="secondary" size="lg" className="w-full" onClick={start} loading={social.isPending}>
+        {!social.isPending && <GoogleIcon />}
+        Continue with Google
+      </Button>
+      <div className="my-5 flex items-center gap-3 text-xs font-medium tracking-wide text-stone-500 uppercase">
+        <span className="h-px flex-1 bg-stone-200" />
+        or
+        <span className="h-px flex-1 bg-stone-200" />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,122 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useForm, useWatch } from "react-hook-form";
+import type { z } from "zod";
+import { LIMITS } from "../../../../shared/limits";
+import { safeRedirectPath } from "../../../../shared/safe-redirect";
+import { signUpSchema } from "../../../../shared/validation";
+import { UsernameHint, usernameProblem } from "../../../components/username-hint";
+import { Button } from "../../../components/ui/button";
+import { FormMessage } from "../../../components/ui/form-message";
+import { PasswordField, TextField } from "../../../components/ui/field";
+import { useUsernameCheck } from "../../../lib/username-check";
+import { useSignUp } from "../api/sign-up";
+import { GoogleSignIn } from "./google-button";
+import { PasswordStrengthMeter } from "./password-strength-meter";
+
+type SignUpValues = z.input<typeof signUpSchema>;
+
+export function SignUpForm({
+  defaultEmail,
+  redirect,
+  onSuccess,
+  onLogIn,
+}: {
+  defaultEmail?: string;
+  redirect?: string;
+  onSuccess: (email: string) => void;
+  onLogIn: () => void;
+}) {
+  const signUp = useSignUp();
+  const {
+    register,
+    handleSubmit,
+    control,
+    setFocus,
+    formState: { errors, isSubmitting },
+  } = useForm<SignUpValues, unknown, z.output<typeof signUpSchema>>({
+    resolver: zodResolver(signUpSchema),
+    defaultValues: { name: "", username: "", email: defaultEmail ?? "", password: "" },
+  });
+  const username = useWatch({ control, name: "username" });
+  const password = useWatch({ control, name: "password" });
+  const usernameStatus = useUsernameCheck(username);
+  const taken = usernameStatus.state === "taken";
+  const usernameError = errors.username?.message ?? usernameProblem(usernameStatus);
+
+  const onSubmit = handleSubmit(async (values) => {
+    // 'Username is already taken' blocks sign-up (SPEC §8).
+    if (taken) {
+      setFocus("username");
+      return;
+    }
+    try {
+      await signUp.mutateAsync({ ...values, callbackURL: safeRedirectPath(redirect) });
+      onSuccess(values.email);
+    } catch {
+      // shown from signUp.error
+    }
+  });
+
+  const usernameField = register("username");
+
+  return (
+    <div>
+      <GoogleSignIn />
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        {signUp.error && <FormMessage tone="error">{signUp.error.message}</FormMessage>}
+        <TextField
+          label="Full name"
+          autoComplete="name"
+          maxLength={LIMITS.fullNameMax}
+          error={errors.name?.message}
+          {...register("name")}
+        />
+        <TextField
+          label="Username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          maxLength={LIMITS.usernameMax}
+          error={usernameError}
+          hint={
+            usernameError ? undefined : usernameStatus.state === "idle" ? (
+              "Letters, numbers and underscores."
+            ) : (
+              <UsernameHint status={usernameStatus} />
+            )
+          }
+          {...usernameField}
+          onChange={(event) => {
+            // Usernames are lowercase, as they are typed (SPEC §5).
+            event.target.value = event.target.value.toLowerCase();
+            return usernameField.onChange(event);
+          }}
+        />
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          error={errors.email?.message}
+          {...register("email")}
+        />
+        <PasswordField
+          label="Password"
+          autoComplete="new-password"
+          error={errors.password?.message}
+          hint={password ? <PasswordStrengthMeter password={password} /> : `At least ${LIMITS.passwordMin} characters.`}
+          {...register("password")}
+        />
+        <Button type="submit" size="lg" className="w-full" loading={isSubmitting} disabled={taken}>
+          Create account
+        </Button>
+      </form>
+      <p className="mt-6 text-center text-sm text-stone-600">
+        Already have an account?{" "}
+        <button type="button" className="cursor-pointer font-semibold text-brand-800 hover:underline" onClick={onLogIn}>
+          Log in
+        </button>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,1 @@
+export { profileQueryKeys } from "./api/get-public-profile";

@@ -1,0 +1,28 @@
+import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback } from "react";
+import { api, unwrap } from "./api";
+import type { paths } from "./api-types";
+
+export type Me = paths["/api/me"]["get"]["responses"][200]["content"]["application/json"];
+export type SessionUser = NonNullable<Me["user"]>;
+export type OwnProfile = NonNullable<Me["profile"]>;
+
+export const meQueryKey = ["me"] as const;
+
+export const fetchMe = () => unwrap(api.GET("/api/me"));
+
+/** Who is signed in. Everything that depends on the session reads this query. */
+export const meQueryOptions = () => queryOptions({ queryKey: meQueryKey, queryFn: fetchMe, staleTime: 60_000 });
+
+export function useMe() {
+  return useQuery(meQueryOptions());
+}
+
+/** After sign-in, sign-out or a credential change every cached answer may be someone else's: start over. */
+export function useRefreshSession() {
+  const queryClient = useQueryClient();
+  return useCallback(async () => {
+    queryClient.removeQueries({ predicate: (q) => !(q.queryKey.length === 1 && q.queryKey[0] === meQueryKey[0]) });
+    await queryClient.refetchQueries({ queryKey: meQueryKey, type: "all" });
+  }, [queryClient]);
+}
