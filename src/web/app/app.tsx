@@ -10,7 +10,18 @@ export function App() {
     <ErrorBoundary>
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
-        <Toaster position="bottom-right" richColors closeButton toastOptions={{ duration: 4000 }} />
+        <Toaster
+          position="bottom-right"
+          closeButton
+          toastOptions={{
+            duration: 4000,
+            classNames: {
+              toast: "!rounded-xl !border-stone-200 !text-stone-900 !shadow-lg",
+              success: "[&_[data-icon]]:!text-emerald-700",
+              error: "[&_[data-icon]]:!text-red-700",
+            },
+          }}
+        />
       </QueryClientProvider>
     </ErrorBoundary>
   );

@@ -78,7 +78,7 @@ function UserMenu({ me }: { me: Me }) {
     });
 
   return (
-    <DropdownMenu>
+    <DropdownMenu modal={false}>
       <DropdownMenuTrigger
         className="flex cursor-pointer items-center rounded-full ring-offset-2 transition-shadow hover:ring-2 hover:ring-brand-200 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
         aria-label="Open user menu"
