@@ -39,6 +39,7 @@ test("sign up, confirm by email, edit the profile, see it public, sign out", asy
   await edit.getByRole("combobox", { name: "Timezone" }).click();
   await page.getByRole("option", { name: "Tokyo" }).click();
   await expect(edit.getByRole("combobox", { name: "Timezone" })).toHaveText(/Tokyo/);
+  await edit.getByLabel("Website").fill("https://bread.example.test/journal");
   await edit.getByRole("button", { name: "Save changes" }).click();
   const saved = edit.getByText("Your profile has been updated.");
   await expect(saved).toBeVisible();
@@ -65,6 +66,9 @@ test("sign up, confirm by email, edit the profile, see it public, sign out", asy
   await expect(page.getByText(`@${user.username}`)).toBeVisible();
   await expect(page.getByText(headline)).toBeVisible();
   await expect(page.getByText("I bake bread.")).toBeVisible();
+  const website = page.getByRole("link", { name: /Website/ });
+  await expect(website).toHaveAttribute("href", "https://bread.example.test/journal");
+  await expect(website).toHaveAttribute("rel", "noopener noreferrer nofollow");
 
   await signOut(page);
   await expect(header(page).getByRole("button", { name: "Open user menu" })).toHaveCount(0);

@@ -8,6 +8,7 @@ import {
   type AuthDialogRequest,
   openAuthDialog,
 } from "../../../lib/auth-dialog-events";
+import { useMe } from "../../../lib/session";
 
 const AuthDialog = lazy(() => import("./auth-dialog").then((m) => ({ default: m.AuthDialog })));
 
@@ -40,17 +41,21 @@ export function AuthDialogHost() {
 
   const [searchParams, setSearchParams] = useSearchParams();
   const linkMode = searchParams.get("auth");
+  const me = useMe();
+  const sessionKnown = !me.isPending;
+  const signedIn = Boolean(me.data?.user);
   useEffect(() => {
-    if (!linkMode) return;
+    if (!linkMode || !sessionKnown) return;
     const next = new URLSearchParams(searchParams);
     const redirect = next.get("redirect") ?? undefined;
     const email = next.get("email") ?? undefined;
     for (const key of ["auth", "redirect", "email"]) next.delete(key);
     setSearchParams(next, { replace: true });
-    if (AUTH_DIALOG_MODES.includes(linkMode as AuthDialogMode)) {
+    // Someone already signed in has nothing to do in the dialog.
+    if (!signedIn && AUTH_DIALOG_MODES.includes(linkMode as AuthDialogMode)) {
       openAuthDialog({ mode: linkMode as AuthDialogMode, redirect, email });
     }
-  }, [linkMode, searchParams, setSearchParams]);
+  }, [linkMode, sessionKnown, signedIn, searchParams, setSearchParams]);
 
   const onOpenChange = useCallback((next: boolean) => {
     setOpen(next);

@@ -1,5 +1,5 @@
 import { MailCheck } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { toast } from "sonner";
 import { safeRedirectPath } from "../../../../shared/safe-redirect";
@@ -55,6 +55,17 @@ export function AuthDialog({
   const config = usePublicConfig();
   const { title, description } = headings[view];
 
+  // Switching views replaces the focused control: start again at the new view's first one.
+  const content = useRef<HTMLDivElement>(null);
+  const viewChanged = useRef(false);
+  useEffect(() => {
+    if (!viewChanged.current) {
+      viewChanged.current = true;
+      return;
+    }
+    content.current?.querySelector<HTMLElement>("form input, form button, [data-autofocus]")?.focus();
+  }, [view]);
+
   const onSignedIn = async () => {
     await refreshSession();
     onOpenChange(false);
@@ -68,6 +79,7 @@ export function AuthDialog({
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
+        ref={content}
         title={title}
         description={description}
         header={
@@ -145,12 +157,13 @@ export function AuthDialog({
               )}
               <div className="mt-6 flex flex-col gap-2">
                 {view === "resetSent" && (
-                  <Button size="lg" className="w-full" onClick={() => setView("login")}>
+                  <Button size="lg" className="w-full" onClick={() => setView("login")} data-autofocus>
                     Back to log in
                   </Button>
                 )}
                 <Button
                   variant={view === "resetSent" ? "ghost" : "primary"}
+                  data-autofocus={view === "success" || undefined}
                   size="lg"
                   className="w-full"
                   onClick={() => onOpenChange(false)}
