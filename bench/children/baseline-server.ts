@@ -1,0 +1,47 @@
+/**
+ * The baseline: a bare node:http server answering fixed bytes per path, the cheapest server that
+ * gives a client the same response body. Routes come from BENCH_BASELINE_ROUTES (JSON).
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { announceReady, onParentStop } from "./protocol";
+
+export type BaselineRoute = { status: number; contentType: string; bodyBase64: string };
+
+const routes = JSON.parse(process.env.BENCH_BASELINE_ROUTES ?? "{}") as Record<string, BaselineRoute>;
+const answers = new Map(
+  Object.entries(routes).map(([path, r]) => {
+    const body = Buffer.from(r.bodyBase64, "base64");
+    return [
+      path,
+      { status: r.status, body, headers: { "content-type": r.contentType, "content-length": String(body.length) } },
+    ];
+  }),
+);
+const notFound = Buffer.from('{"error":{"code":"NOT_FOUND","message":"No route"}}');
+
+const server = http.createServer((req, res) => {
+  const answer = answers.get((req.url ?? "/").split("?")[0]);
+  if (!answer) {
+    res.writeHead(404, { "content-type": "application/json; charset=utf-8" });
+    res.end(notFound);
+    return;
+  }
+  // Drain any request body before answering, as a real server would.
+  req.resume();
+  res.writeHead(answer.status, answer.headers);
+  res.end(answer.body);
+});
+server.keepAliveTimeout = 72_000;
+
+server.listen(0, "127.0.0.1", () => {
+  const { port } = server.address() as AddressInfo;
+  onParentStop(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  announceReady(`http://127.0.0.1:${port}`);
+});

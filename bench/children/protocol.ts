@@ -1,0 +1,52 @@
+import net from "node:net";
+
+/** The line a child server prints on stdout once it accepts requests; the parent waits for it. */
+export const READY_PREFIX = "bench:ready ";
+
+export type ReadyMessage = { url: string; pid: number };
+
+export function announceReady(url: string): void {
+  const message: ReadyMessage = { url, pid: process.pid };
+  process.stdout.write(`${READY_PREFIX}${JSON.stringify(message)}\n`);
+}
+
+/**
+ * Calls `shutdown` when the parent asks (SIGTERM, SIGINT) or goes away (our stdin closes), so a
+ * crashed or killed harness never leaves a server, or its bundled PostgreSQL, behind.
+ */
+export function onParentStop(shutdown: (reason: string) => Promise<void>): void {
+  let stopping = false;
+  const stop = (reason: string) => {
+    if (stopping) return;
+    stopping = true;
+    const force = setTimeout(() => {
+      console.error(`[bench child ${process.pid}] shutdown took too long; exiting`);
+      process.exit(1);
+    }, 30_000);
+    force.unref();
+    shutdown(reason).then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error(`[bench child ${process.pid}] shutdown failed:`, err);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.stdin.on("end", () => stop("parent gone"));
+  process.stdin.on("error", () => stop("parent gone"));
+  process.stdin.resume();
+}
+
+export async function freePort(): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,130 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import type { BaselineRoute } from "../children/baseline-server";
+import { READY_PREFIX, type ReadyMessage } from "../children/protocol";
+import { BENCH_DIR, REPO_ROOT, TMP_DIR } from "./paths";
+
+/** A server running in a child process of the harness. */
+export type ChildServer = { name: string; url: string; pid: number; stop: () => Promise<void> };
+
+const live = new Set<ChildServer>();
+
+/** Stops every child server still running (used on errors and Ctrl-C). */
+export async function stopAllChildren(): Promise<void> {
+  await Promise.allSettled([...live].map((c) => c.stop()));
+}
+
+function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+/**
+ * Runs `bench/children/<script>.ts` with tsx and waits for its ready line. Its other stdout lines
+ * and its stderr go to our stderr, prefixed with its name.
+ */
+export async function spawnChildServer(opts: {
+  name: string;
+  script: string;
+  env?: Record<string, string>;
+  nodeArgs?: string[];
+  startTimeoutMs?: number;
+}): Promise<ChildServer> {
+  const file = path.join(BENCH_DIR, "children", `${opts.script}.ts`);
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), "--import", "tsx", file], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...opts.env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const prefix = `[${opts.name}] `;
+  createInterface({ input: child.stderr! }).on("line", (line) => process.stderr.write(`${prefix}${line}\n`));
+
+  const ready = await new Promise<ReadyMessage>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${opts.name} did not start within ${opts.startTimeoutMs ?? 120_000} ms`)),
+      opts.startTimeoutMs ?? 120_000,
+    );
+    const onExit = (code: number | null, signal: string | null) => {
+      clearTimeout(timer);
+      reject(new Error(`${opts.name} exited before it was ready (code ${code}, signal ${signal})`));
+    };
+    child.once("exit", onExit);
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      if (line.startsWith(READY_PREFIX)) {
+        clearTimeout(timer);
+        child.off("exit", onExit);
+        resolve(JSON.parse(line.slice(READY_PREFIX.length)) as ReadyMessage);
+      } else {
+        process.stderr.write(`${prefix}${line}\n`);
+      }
+    });
+  }).catch(async (err: unknown) => {
+    child.kill("SIGTERM");
+    await waitForExit(child, 30_000);
+    throw err;
+  });
+
+  let stopping: Promise<void> | undefined;
+  const server: ChildServer = {
+    name: opts.name,
+    url: ready.url,
+    pid: child.pid!,
+    stop: () =>
+      (stopping ??= (async () => {
+        child.kill("SIGTERM");
+        // The Hearth child stops its bundled PostgreSQL before it exits: wait for that.
+        if (!(await waitForExit(child, 40_000))) {
+          child.kill("SIGKILL");
+          await waitForExit(child, 5_000);
+          throw new Error(`${opts.name} (pid ${child.pid}) did not stop on SIGTERM and was killed`);
+        }
+        live.delete(server);
+      })()),
+  };
+  live.add(server);
+  return server;
+}
+
+/** The real Hearth server on a fresh data directory under .tmp/ (bundled PostgreSQL, demo seed). */
+export async function startHearth(opts: { name: string; nodeArgs?: string[] }): Promise<ChildServer> {
+  const dataDir = path.join(TMP_DIR, `bench-${opts.name}`);
+  rmSync(dataDir, { recursive: true, force: true });
+  const server = await spawnChildServer({
+    name: `hearth:${opts.name}`,
+    script: "hearth-server",
+    env: { BENCH_DATA_DIR: dataDir },
+    nodeArgs: opts.nodeArgs,
+  });
+  return {
+    ...server,
+    stop: async () => {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type FixedResponse = { status: number; contentType: string; body: Buffer };
+
+/** A bare node:http server answering exactly `routes[path]` (status, content type and body bytes). */
+export async function startBaseline(name: string, routes: Record<string, FixedResponse>): Promise<ChildServer> {
+  const wire: Record<string, BaselineRoute> = Object.fromEntries(
+    Object.entries(routes).map(([p, r]) => [
+      p,
+      { status: r.status, contentType: r.contentType, bodyBase64: r.body.toString("base64") },
+    ]),
+  );
+  return await spawnChildServer({
+    name: `baseline:${name}`,
+    script: "baseline-server",
+    env: { BENCH_BASELINE_ROUTES: JSON.stringify(wire) },
+  });
+}

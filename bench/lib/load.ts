@@ -1,0 +1,124 @@
+import autocannon from "autocannon";
+import { cpuWindow, type CpuShare } from "./cpu";
+
+export type LoadRequest = {
+  url: string;
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+  /** When set, any response whose body differs counts as an error. */
+  expectBody?: string;
+  connections: number;
+  /** The server's pid, to report the CPU its process tree used during the measurement. */
+  serverPid?: number;
+};
+
+export type LoadResult = {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  total: number;
+  non2xx: number;
+  errors: number;
+  /** Average cores used during the measured seconds, by the server, the harness, and the rest of the machine. */
+  cpu: CpuShare;
+};
+
+export class LoadError extends Error {}
+
+const SETTLE_MS = 1000;
+
+async function runOnce(
+  label: string,
+  req: LoadRequest,
+  seconds: number,
+  onDone?: () => void,
+): Promise<autocannon.Result> {
+  const result = await autocannon({
+    url: req.url,
+    method: req.method ?? "GET",
+    headers: req.headers,
+    body: req.body,
+    expectBody: req.expectBody,
+    connections: req.connections,
+    duration: seconds,
+    timeout: 10,
+  });
+  onDone?.();
+  const problems = result.non2xx + result.errors + result.timeouts + result.mismatches;
+  if (problems > 0) {
+    const codes = Object.entries(result.statusCodeStats ?? {})
+      .map(([code, s]) => `${code}: ${s.count ?? 0}`)
+      .join(", ");
+    throw new LoadError(
+      `${label}: ${result.non2xx} non-2xx (${codes}), ${result.errors} errors, ${result.timeouts} timeouts, ` +
+        `${result.mismatches} unexpected bodies out of ${result.requests.total + result.errors} requests`,
+    );
+  }
+  if (result.requests.total === 0) throw new LoadError(`${label}: no request completed`);
+  // autocannon stops with requests still in flight on the server: let them finish before the next
+  // measurement (or a shutdown) so one run's tail does not land in the next.
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
+  return result;
+}
+
+/**
+ * Warms the server up, then measures it with autocannon. Any non-2xx answer, socket error, timeout
+ * or unexpected body fails the run: a fast wrong answer is not a result.
+ */
+export async function measure(
+  label: string,
+  req: LoadRequest,
+  opts: { seconds: number; warmupSeconds: number },
+): Promise<LoadResult> {
+  if (opts.warmupSeconds > 0) await runOnce(`${label} (warm-up)`, req, opts.warmupSeconds);
+  // The CPU window closes when autocannon stops, before the settle pause.
+  let cpu: CpuShare | undefined;
+  const endWindow = cpuWindow(req.serverPid);
+  const r = await runOnce(label, req, opts.seconds, () => (cpu = endWindow()));
+  return {
+    requestsPerSecond: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    total: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts + r.mismatches,
+    cpu: cpu!,
+  };
+}
+
+export const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+};
+
+export type Comparison = { hearth: LoadResult; baseline: LoadResult; ratio: number };
+export type ComparisonRounds = Comparison & { rounds: Comparison[] };
+
+/**
+ * Measures Hearth and its baseline back to back, `rounds` times alternating (baseline first), and
+ * keeps the round with the median ratio: on a shared machine both sides of a ratio should see the
+ * same neighbours.
+ */
+export async function compare(
+  label: string,
+  sides: { hearth: LoadRequest; baseline: LoadRequest },
+  opts: { seconds: number; warmupSeconds: number; rounds: number },
+): Promise<ComparisonRounds> {
+  const rounds: Comparison[] = [];
+  for (let i = 0; i < opts.rounds; i++) {
+    const suffix = opts.rounds > 1 ? ` round ${i + 1}/${opts.rounds}` : "";
+    const baseline = await measure(`${label} baseline${suffix}`, sides.baseline, opts);
+    const hearth = await measure(`${label} Hearth${suffix}`, sides.hearth, opts);
+    const ratio = hearth.requestsPerSecond / baseline.requestsPerSecond;
+    console.error(
+      `  ${label}${suffix}: Hearth ${hearth.requestsPerSecond.toFixed(0)} req/s, ` +
+        `baseline ${baseline.requestsPerSecond.toFixed(0)} req/s, ratio ${(ratio * 100).toFixed(1)}% ` +
+        `(other processes: ${baseline.cpu.others.toFixed(2)} / ${hearth.cpu.others.toFixed(2)} cores)`,
+    );
+    rounds.push({ hearth, baseline, ratio });
+  }
+  const sorted = [...rounds].sort((a, b) => a.ratio - b.ratio);
+  return { ...sorted[Math.floor((sorted.length - 1) / 2)], rounds };
+}

@@ -1,0 +1,5 @@
+import type { Scenario } from "../lib/scenario";
+import { foundation } from "./foundation";
+
+/** Every scenario, in the order `npm run bench` runs them. Later issues add theirs here. */
+export const SCENARIOS: Scenario[] = [foundation];
