@@ -27,6 +27,7 @@ import { profileRoutes } from "./features/profiles/profiles.routes";
 import { createAuth } from "./lib/auth";
 import { AppError, unauthorized } from "./lib/errors";
 import { JobWorker } from "./lib/jobs";
+import { PgListener } from "./lib/pg-listener";
 import { createMailer } from "./lib/mail";
 import { createRateLimiter } from "./lib/rate-limit";
 import { createViewerLookup } from "./lib/session";
@@ -82,12 +83,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   });
   const worker: JobWorker = new JobWorker(database.db, { mail: mailer.deliverJob }, app.log);
   const auth = createAuth({ config, db: database.db, mailer });
+  const listener = new PgListener(database.url, app.log);
   const viewer = createViewerLookup({
     auth,
     pool: database.pool,
     secret: config.authSecret,
     secureCookies: config.secureCookies,
+    listener,
   });
+  await listener.start();
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -97,6 +101,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
     storage: opts.storage ?? createDiskStorage(path.join(config.dataDir, "media")),
     rateLimiter: createRateLimiter(database.db, config.rateLimits),
     worker,
+    listener,
     log: app.log,
     viewer,
     requireViewer: async (request) => {
@@ -251,6 +256,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
 
   app.addHook("onClose", async () => {
     await worker.stop();
+    await listener.stop();
   });
   if (opts.startWorker !== false) worker.start();
 

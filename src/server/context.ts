@@ -5,7 +5,9 @@ import type pg from "pg";
 import type { Auth } from "./lib/auth";
 import type { JobWorker } from "./lib/jobs";
 import type { Mailer } from "./lib/mail";
+import type { PgListener } from "./lib/pg-listener";
 import type { RateLimiter } from "./lib/rate-limit";
+import type { ViewerLookup } from "./lib/session";
 import type { Storage } from "./lib/storage";
 
 /** What every feature gets: built once in app.ts, passed to each feature's routes. */
@@ -18,14 +20,25 @@ export type AppContext = {
   storage: Storage;
   rateLimiter: RateLimiter;
   worker: JobWorker;
+  /** This process's LISTEN connection (cache invalidation, realtime fan-out). */
+  listener: PgListener;
   log: FastifyBaseLogger;
   /** The signed-in user, or null. */
-  viewer: (request: FastifyRequest) => Promise<Viewer | null>;
+  viewer: ViewerLookup;
   /** The signed-in user, or a 401. */
   requireViewer: (request: FastifyRequest) => Promise<Viewer>;
 };
 
-export type Viewer = { id: string; email: string; name: string; emailVerified: boolean; sessionId: string };
+export type Viewer = {
+  id: string;
+  email: string;
+  name: string;
+  emailVerified: boolean;
+  twoFactorEnabled: boolean;
+  sessionId: string;
+  /** The user_profiles row as JSON (snake_case columns), read with the session. */
+  profile: Record<string, unknown> | null;
+};
 
 declare module "fastify" {
   interface FastifyRequest {

@@ -3,7 +3,7 @@ import pg from "pg";
 import * as schema from "./schema/index";
 
 export type Db = NodePgDatabase<typeof schema>;
-export type Database = { db: Db; pool: pg.Pool; close: () => Promise<void> };
+export type Database = { db: Db; pool: pg.Pool; url: string; close: () => Promise<void> };
 
 // Timestamps without zones and bigints arrive as strings by default; counters fit in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -20,5 +20,5 @@ export function connectDatabase(url: string, opts: { max?: number; onError?: (er
   // A dropped idle connection (database restart) must not crash the process.
   pool.on("error", (err) => opts.onError?.(err));
   const db = drizzle({ client: pool, schema, casing: "snake_case" });
-  return { db, pool, close: () => pool.end() };
+  return { db, pool, url, close: () => pool.end() };
 }

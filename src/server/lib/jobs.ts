@@ -21,7 +21,9 @@ export async function enqueueJob(
 export class JobWorker {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
-  private stopped = false;
+  /** Polling and kicks happen only between start() and stop(); runOnce() may be called any time. */
+  private started = false;
+  private closing = false;
   private idle: Promise<void> = Promise.resolve();
 
   constructor(
@@ -32,17 +34,19 @@ export class JobWorker {
   ) {}
 
   start(): void {
-    this.stopped = false;
+    this.started = true;
+    this.closing = false;
     this.schedule(0);
   }
 
-  /** Runs a pass soon (after an enqueue in this process). */
+  /** Runs a pass soon (after an enqueue in this process), if the worker was started. */
   kick(): void {
-    if (!this.stopped && !this.running) this.schedule(0);
+    if (this.started && !this.running) this.schedule(0);
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.started = false;
+    this.closing = true;
     if (this.timer) clearTimeout(this.timer);
     await this.idle;
   }
@@ -53,7 +57,7 @@ export class JobWorker {
       this.idle = this.runOnce()
         .then(() => undefined)
         .finally(() => {
-          if (!this.stopped) this.schedule(this.intervalMs);
+          if (this.started) this.schedule(this.intervalMs);
         });
     }, ms);
     this.timer.unref();
@@ -67,7 +71,7 @@ export class JobWorker {
     try {
       const queues = Object.keys(this.handlers);
       for (;;) {
-        if (this.stopped) break;
+        if (this.closing) break;
         const claimed = await this.db.execute<{
           id: number;
           queue: string;

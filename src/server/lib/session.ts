@@ -4,14 +4,23 @@ import type { FastifyRequest } from "fastify";
 import type pg from "pg";
 import type { Viewer } from "../context";
 import type { Auth } from "./auth";
+import type { PgListener } from "./pg-listener";
 
 /** Better Auth's session settings, shared with lib/auth.ts. */
 export const SESSION_EXPIRES_IN_S = 30 * 24 * 3600;
 export const SESSION_UPDATE_AGE_S = 24 * 3600;
 
+/** How long a cached lookup may be used without news from the database (a safety net: triggers evict). */
+const CACHE_TTL_MS = 30_000;
+const CACHE_MAX = 20_000;
+
 const VIEWER_BY_TOKEN = `
-  SELECT s.id AS session_id, s.expires_at, s.updated_at, u.id, u.email, u.name, u.email_verified
-  FROM session s JOIN "user" u ON u.id = s.user_id
+  SELECT s.id AS session_id, s.expires_at, s.updated_at,
+         u.id, u.email, u.name, u.email_verified, coalesce(u.two_factor_enabled, false) AS two_factor_enabled,
+         to_jsonb(p) AS profile
+  FROM session s
+  JOIN "user" u ON u.id = s.user_id
+  LEFT JOIN user_profiles p ON p.user_id = u.id
   WHERE s.token = $1`;
 
 type Row = {
@@ -22,27 +31,93 @@ type Row = {
   email: string;
   name: string;
   email_verified: boolean;
+  two_factor_enabled: boolean;
+  profile: Record<string, unknown> | null;
+};
+
+type Entry = { viewer: Viewer; expiresAt: number; refreshAt: number; cachedUntil: number };
+
+export type ViewerLookup = {
+  (request: FastifyRequest): Promise<Viewer | null>;
+  /** Drops what is cached about a user (after a write in this process; other processes hear the trigger). */
+  evictUser: (userId: string) => void;
+  cacheSize: () => number;
 };
 
 /**
- * The signed-in user of a request, looked up once per request.
- * Fast path: verify the cookie's HMAC and read session and user in one prepared query. A session due
- * for its sliding refresh goes through Better Auth, which extends it; so does anything unusual.
+ * The signed-in user of a request, looked up once per request: the cookie's HMAC is verified, then
+ * session, user and profile come from one prepared query, cached in this process. Every change to a
+ * session, user or profile row is announced by a trigger (NOTIFY hearth_auth), which evicts the
+ * entry in every process; without a listening connection nothing is cached. A session due for its
+ * sliding refresh goes through Better Auth, which extends it.
  */
-export function createViewerLookup(opts: { auth: Auth; pool: pg.Pool; secret: string; secureCookies: boolean }) {
+export function createViewerLookup(opts: {
+  auth: Auth;
+  pool: pg.Pool;
+  secret: string;
+  secureCookies: boolean;
+  listener?: PgListener;
+}): ViewerLookup {
   const cookieName = `${opts.secureCookies ? "__Secure-" : ""}hearth.session_token`;
+  const cache = new Map<string, Entry>();
+  const tokensBySession = new Map<string, string>();
+  const tokensByUser = new Map<string, Set<string>>();
 
-  const viaBetterAuth = async (request: FastifyRequest): Promise<Viewer | null> => {
-    const s = await opts.auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
-    return s
-      ? {
-          id: s.user.id,
-          email: s.user.email,
-          name: s.user.name,
-          emailVerified: s.user.emailVerified,
-          sessionId: s.session.id,
-        }
-      : null;
+  const drop = (token: string) => {
+    const entry = cache.get(token);
+    if (!entry) return;
+    cache.delete(token);
+    tokensBySession.delete(entry.viewer.sessionId);
+    const set = tokensByUser.get(entry.viewer.id);
+    set?.delete(token);
+    if (set && set.size === 0) tokensByUser.delete(entry.viewer.id);
+  };
+  const evictUser = (userId: string) => {
+    for (const token of [...(tokensByUser.get(userId) ?? [])]) drop(token);
+  };
+  const clear = () => {
+    cache.clear();
+    tokensBySession.clear();
+    tokensByUser.clear();
+  };
+  opts.listener?.on("hearth_auth", (payload) => {
+    if (payload.startsWith("s:")) {
+      const token = tokensBySession.get(payload.slice(2));
+      if (token) drop(token);
+    } else if (payload.startsWith("u:")) {
+      evictUser(payload.slice(2));
+    }
+  });
+  opts.listener?.onReset(clear);
+
+  const remember = (token: string, entry: Entry) => {
+    if (!opts.listener?.isConnected) return;
+    if (cache.size >= CACHE_MAX) drop(cache.keys().next().value as string);
+    cache.set(token, entry);
+    tokensBySession.set(entry.viewer.sessionId, token);
+    let set = tokensByUser.get(entry.viewer.id);
+    if (!set) tokensByUser.set(entry.viewer.id, (set = new Set()));
+    set.add(token);
+  };
+
+  const query = async (token: string): Promise<Entry | null> => {
+    const res = await opts.pool.query<Row>({ name: "viewer-by-token", text: VIEWER_BY_TOKEN, values: [token] });
+    const row = res.rows[0];
+    if (!row) return null;
+    return {
+      viewer: {
+        id: row.id,
+        email: row.email,
+        name: row.name,
+        emailVerified: row.email_verified,
+        twoFactorEnabled: row.two_factor_enabled,
+        sessionId: row.session_id,
+        profile: row.profile,
+      },
+      expiresAt: row.expires_at.getTime(),
+      refreshAt: row.updated_at.getTime() + SESSION_UPDATE_AGE_S * 1000,
+      cachedUntil: Date.now() + CACHE_TTL_MS,
+    };
   };
 
   const lookup = async (request: FastifyRequest): Promise<Viewer | null> => {
@@ -54,23 +129,38 @@ export function createViewerLookup(opts: { auth: Auth; pool: pg.Pool; secret: st
     const given = Buffer.from(value.slice(dot + 1), "base64");
     const expected = createHmac("sha256", opts.secret).update(token).digest();
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-    const res = await opts.pool.query<Row>({ name: "viewer-by-token", text: VIEWER_BY_TOKEN, values: [token] });
-    const row = res.rows[0];
-    if (!row) return null;
+
     const now = Date.now();
-    if (row.expires_at.getTime() <= now) return null;
-    if (now - row.updated_at.getTime() > SESSION_UPDATE_AGE_S * 1000) return viaBetterAuth(request);
-    return {
-      id: row.id,
-      email: row.email,
-      name: row.name,
-      emailVerified: row.email_verified,
-      sessionId: row.session_id,
-    };
+    let entry = cache.get(token);
+    if (entry && entry.cachedUntil <= now) {
+      drop(token);
+      entry = undefined;
+    }
+    if (!entry) {
+      const fresh = await query(token);
+      if (!fresh) return null;
+      entry = fresh;
+      if (entry.refreshAt <= now) {
+        // Better Auth extends the session (and the trigger tells every process); then read it again.
+        await opts.auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
+        const refreshed = await query(token);
+        if (!refreshed) return null;
+        entry = refreshed;
+      }
+      if (entry.expiresAt > now) remember(token, entry);
+    }
+    if (entry.expiresAt <= now) {
+      drop(token);
+      return null;
+    }
+    return entry.viewer;
   };
 
-  return (request: FastifyRequest): Promise<Viewer | null> => {
+  const viewer = ((request: FastifyRequest) => {
     request.viewerPromise ??= lookup(request);
     return request.viewerPromise;
-  };
+  }) as ViewerLookup;
+  viewer.evictUser = evictUser;
+  viewer.cacheSize = () => cache.size;
+  return viewer;
 }

@@ -77,6 +77,10 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
       // A password change always ends the user's other sessions.
       if (subPath === "/change-password") body = { ...body, revokeOtherSessions: true };
 
+      // Whatever this call changes about the signed-in user is dropped from this process's cache now;
+      // other processes hear it from the database triggers.
+      const before = request.method === "POST" ? await ctx.viewer(request) : null;
+
       const headers = fromNodeHeaders(request.headers);
       headers.delete("content-length");
       headers.set("x-hearth-client-ip", request.ip);
@@ -89,6 +93,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         }),
       );
 
+      if (before) ctx.viewer.evictUser(before.id);
       reply.status(res.status);
       res.headers.forEach((value, key) => {
         if (key !== "set-cookie" && key !== "content-length" && key !== "content-encoding") reply.header(key, value);

@@ -90,7 +90,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     async (request) => {
       const viewer = await ctx.viewer(request);
       if (!viewer) return { user: null, profile: null };
-      return findMe({ ctx, userId: viewer.id });
+      return findMe({ viewer });
     },
   );
 

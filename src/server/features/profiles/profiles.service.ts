@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { LIMITS } from "../../../shared/limits";
 import { MSG } from "../../../shared/messages";
 import type { NotificationSettingsUpdate, ProfileUpdate } from "../../../shared/validation";
-import type { AppContext } from "../../context";
+import type { AppContext, Viewer } from "../../context";
 import { isUsernameTaken } from "../../lib/auth";
 import { AppError, notFound } from "../../lib/errors";
 import { renderVariants } from "../../lib/images";
@@ -34,22 +34,44 @@ export function toProfileDto(p: ProfileRow) {
   };
 }
 
-export async function findMe({ ctx, userId }: { ctx: AppContext; userId: string }) {
-  const [row] = await ctx.db
-    .select({ user, profile: userProfiles })
-    .from(user)
-    .innerJoin(userProfiles, eq(userProfiles.userId, user.id))
-    .where(eq(user.id, userId));
-  if (!row) throw notFound("Profile not found");
+const PROFILE_KEYS = [
+  "id",
+  "user_id",
+  "username",
+  "full_name",
+  "avatar_url",
+  "headline",
+  "bio",
+  "location",
+  "timezone",
+  "language",
+  "website_url",
+  "twitter_url",
+  "facebook_url",
+  "instagram_url",
+  "linkedin_url",
+  "email_public",
+  "allow_messages",
+  "show_in_directory",
+] as const;
+
+/** The signed-in user and profile, from what the session lookup already read (no query). */
+export function findMe({ viewer }: { viewer: Viewer }) {
+  const p = viewer.profile;
+  if (!p) throw notFound("Profile not found");
+  const profile = Object.fromEntries(PROFILE_KEYS.map((k) => [k, p[k]])) as Omit<
+    ReturnType<typeof toProfileDto>,
+    "created_at"
+  >;
   return {
     user: {
-      id: row.user.id,
-      email: row.user.email,
-      name: row.user.name,
-      email_verified: row.user.emailVerified,
-      two_factor_enabled: Boolean(row.user.twoFactorEnabled),
+      id: viewer.id,
+      email: viewer.email,
+      name: viewer.name,
+      email_verified: viewer.emailVerified,
+      two_factor_enabled: viewer.twoFactorEnabled,
     },
-    profile: toProfileDto(row.profile),
+    profile: { ...profile, created_at: new Date(String(p.created_at)).toISOString() },
   };
 }
 
@@ -88,7 +110,7 @@ export async function updateProfile({ ctx, userId, input }: { ctx: AppContext; u
   for (const [k, v] of Object.entries(input) as [keyof ProfileUpdate, never][]) {
     if (v !== undefined) (values as Record<string, unknown>)[FIELD_MAP[k]] = v;
   }
-  return ctx.db.transaction(async (tx) => {
+  const result = await ctx.db.transaction(async (tx) => {
     if (input.username !== undefined && (await isUsernameTaken(tx as never, input.username, userId))) {
       throw new AppError("CONFLICT", MSG.usernameTaken);
     }
@@ -109,6 +131,8 @@ export async function updateProfile({ ctx, userId, input }: { ctx: AppContext; u
     }
     return toProfileDto(updated[0]);
   });
+  ctx.viewer.evictUser(userId);
+  return result;
 }
 
 export async function findPublicProfile({ ctx, username }: { ctx: AppContext; username: string }) {
@@ -174,6 +198,7 @@ export async function replaceAvatar({ ctx, userId, file }: { ctx: AppContext; us
     await tx.update(user).set({ image: urls.medium }).where(eq(user.id, userId));
     return previous;
   });
+  ctx.viewer.evictUser(userId);
   for (const prev of old) {
     for (const key of [prev.key, ...Object.values(prev.variants)]) await ctx.storage.delete(key).catch(() => {});
   }
@@ -199,6 +224,7 @@ export async function removeAvatar({ ctx, userId }: { ctx: AppContext; userId: s
     await tx.update(user).set({ image: null }).where(eq(user.id, userId));
     return previous;
   });
+  ctx.viewer.evictUser(userId);
   for (const prev of old) {
     for (const key of [prev.key, ...Object.values(prev.variants)]) await ctx.storage.delete(key).catch(() => {});
   }

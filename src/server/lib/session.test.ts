@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp, type HearthApp } from "../app";
+import { api, createTestApp, signedInUser, type TestApp } from "../test/harness";
+
+let t: TestApp;
+let other: HearthApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  // A second app on the same database stands for a second process behind the load balancer.
+  other = await buildApp({ config: t.config, database: t.database, logger: false, startWorker: false });
+  await other.ready();
+});
+afterAll(async () => {
+  await other.close();
+  await t.close();
+});
+
+async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 2000): Promise<T> {
+  const end = Date.now() + ms;
+  let v = await fn();
+  while (!ok(v) && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 20));
+    v = await fn();
+  }
+  return v;
+}
+
+describe("cached session lookup", () => {
+  it("is cached, and a sign-out through one process ends the session in the other", async () => {
+    const u = await signedInUser(t);
+    const b = api(other);
+    expect((await b.get("/api/me", { cookie: u.cookie })).body.user.email).toBe(u.email);
+    expect(other.ctx.viewer.cacheSize()).toBeGreaterThan(0);
+    await api(t.app).post("/api/auth/sign-out", {}, { cookie: u.cookie });
+    // Same process: at once.
+    expect((await api(t.app).get("/api/me", { cookie: u.cookie })).body.user).toBeNull();
+    // Other process: as soon as the database's notification arrives.
+    const res = await eventually(
+      () => b.get("/api/me", { cookie: u.cookie }),
+      (r) => r.body.user === null,
+    );
+    expect(res.body.user).toBeNull();
+  });
+
+  it("shows a profile change made through another process", async () => {
+    const u = await signedInUser(t);
+    const b = api(other);
+    expect((await b.get("/api/me", { cookie: u.cookie })).body.profile.headline).toBe("");
+    await api(t.app).patch("/api/me/profile", { headline: "Changed elsewhere" }, { cookie: u.cookie });
+    expect((await api(t.app).get("/api/me", { cookie: u.cookie })).body.profile.headline).toBe("Changed elsewhere");
+    const res = await eventually(
+      () => b.get("/api/me", { cookie: u.cookie }),
+      (r) => r.body.profile.headline === "Changed elsewhere",
+    );
+    expect(res.body.profile.headline).toBe("Changed elsewhere");
+  });
+
+  it("drops sessions revoked by SQL outside any app code path", async () => {
+    const u = await signedInUser(t);
+    const b = api(other);
+    expect((await b.get("/api/me", { cookie: u.cookie })).body.user).not.toBeNull();
+    await t.database.pool.query(`DELETE FROM session WHERE user_id = $1`, [u.id]);
+    const res = await eventually(
+      () => b.get("/api/me", { cookie: u.cookie }),
+      (r) => r.body.user === null,
+    );
+    expect(res.body.user).toBeNull();
+  });
+});
