@@ -94,7 +94,7 @@ export function PasswordField({
             type="button"
             className="absolute inset-y-0 right-0 flex w-10 cursor-pointer items-center justify-center rounded-r-lg text-stone-500 hover:text-stone-800"
             onClick={() => setVisible((v) => !v)}
-            aria-label={visible ? "Hide password" : "Show password"}
+            aria-label="Show password"
             aria-pressed={visible}
           >
             {visible ? <EyeOff className="size-4" aria-hidden="true" /> : <Eye className="size-4" aria-hidden="true" />}

@@ -10,7 +10,13 @@ import { useFlashMessage } from "../../../lib/use-flash-message";
 import { PasswordStrengthMeter } from "../../auth";
 import { useChangePassword } from "../api/change-password";
 
-export function ChangePasswordForm({ onDirtyChange }: { onDirtyChange: (dirty: boolean) => void }) {
+export function ChangePasswordForm({
+  email,
+  onDirtyChange,
+}: {
+  email: string;
+  onDirtyChange: (dirty: boolean) => void;
+}) {
   const change = useChangePassword();
   const flash = useFlashMessage();
   const [current, setCurrent] = useState("");
@@ -49,6 +55,8 @@ export function ChangePasswordForm({ onDirtyChange }: { onDirtyChange: (dirty: b
 
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
+      {/* Lets password managers file the new password under the right account. */}
+      <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
       <PasswordField
         label="Current Password"
         autoComplete="current-password"

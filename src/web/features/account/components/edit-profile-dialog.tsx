@@ -72,7 +72,11 @@ export function EditProfileDialog({
                 <NotificationsTab />
               </TabsContent>
               <TabsContent value="security">
-                <SecurityTab twoFactorEnabled={user.two_factor_enabled} onDirtyChange={onSecurityDirty} />
+                <SecurityTab
+                  email={user.email}
+                  twoFactorEnabled={user.two_factor_enabled}
+                  onDirtyChange={onSecurityDirty}
+                />
               </TabsContent>
             </Tabs>
           )}

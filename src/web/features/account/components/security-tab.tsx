@@ -4,9 +4,11 @@ import { ChangePasswordForm } from "./change-password-form";
 import { TwoStepSection } from "./two-step-section";
 
 export function SecurityTab({
+  email,
   twoFactorEnabled,
   onDirtyChange,
 }: {
+  email: string;
   twoFactorEnabled: boolean;
   onDirtyChange: (dirty: boolean) => void;
 }) {
@@ -16,7 +18,10 @@ export function SecurityTab({
   return (
     <div className="space-y-8 px-6 py-6 sm:px-8">
       <Section icon={<KeyRound className="size-4" aria-hidden="true" />} title="Change password">
-        <ChangePasswordForm onDirtyChange={useCallback((dirty: boolean) => setPasswordDirty(dirty), [])} />
+        <ChangePasswordForm
+          email={email}
+          onDirtyChange={useCallback((dirty: boolean) => setPasswordDirty(dirty), [])}
+        />
       </Section>
       <Section icon={<ShieldCheck className="size-4" aria-hidden="true" />} title="Two-step sign-in">
         <TwoStepSection
