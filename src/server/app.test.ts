@@ -137,3 +137,36 @@ describe("dev mailbox", () => {
     expect(page.body).not.toContain("<b>");
   });
 });
+
+describe("single-page app serving", () => {
+  it("serves the page for app routes and a 404 for a missing asset", async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import("node:fs");
+    const os = await import("node:os");
+    const path = await import("node:path");
+    const { buildApp } = await import("./app");
+    const dir = mkdtempSync(path.join(os.tmpdir(), "hearth-web-"));
+    mkdirSync(path.join(dir, "assets"));
+    writeFileSync(path.join(dir, "index.html"), "<!doctype html><title>Hearth</title>");
+    writeFileSync(path.join(dir, "assets", "app-1.js"), "console.log(1)");
+    const app = await buildApp({
+      config: { ...t.config, serveWeb: true },
+      database: t.database,
+      logger: false,
+      startWorker: false,
+      webDist: dir,
+    });
+    try {
+      expect((await app.inject({ method: "GET", url: "/assets/missing-abc123.js" })).statusCode).toBe(404);
+      const asset = await app.inject({ method: "GET", url: "/assets/app-1.js" });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.headers["cache-control"]).toContain("immutable");
+      const page = await app.inject({ method: "GET", url: "/u/someone" });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain("<title>Hearth</title>");
+      expect((await app.inject({ method: "GET", url: "/api/nope" })).statusCode).toBe(404);
+    } finally {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

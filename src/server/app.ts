@@ -42,6 +42,8 @@ export type BuildAppOptions = {
   storage?: Storage;
   logger?: FastifyServerOptions["logger"];
   startWorker?: boolean;
+  /** The built web app to serve (default dist/web). */
+  webDist?: string;
 };
 
 export type HearthApp = FastifyInstance & { ctx: AppContext };
@@ -226,10 +228,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
     configuration: { url: "/api/openapi.json", title: "Hearth API" },
   });
 
-  const webBuilt = config.serveWeb && existsSync(path.join(WEB_DIST, "index.html"));
+  const webDist = opts.webDist ?? WEB_DIST;
+  const webBuilt = config.serveWeb && existsSync(path.join(webDist, "index.html"));
   if (webBuilt) {
     await app.register(fastifyStatic, {
-      root: WEB_DIST,
+      root: webDist,
       prefix: "/",
       wildcard: false,
       index: false,
@@ -244,7 +247,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   }
 
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith("/api/") || request.url === "/api" || request.method !== "GET" || !webBuilt) {
+    const isPage = request.method === "GET" && webBuilt && !/^\/(api|assets|media|dev)(\/|$|\?)/.test(request.url);
+    if (!isPage) {
       return reply
         .status(404)
         .send({ error: { code: "NOT_FOUND", message: `No route ${request.method} ${request.url.split("?")[0]}` } });

@@ -19,6 +19,7 @@ export const MSG = {
   sessionExpired: "Session expired. Please refresh the page and try again.",
   missingParameters: "Missing required parameters",
   insufficientPermissions: "Insufficient permissions",
+  emailNotConfirmed: "Please confirm your email address first: open the link we emailed you.",
   crashTitle: "Oops! Something went wrong",
   crashBody: "We're sorry for the inconvenience. Please try refreshing the page.",
 } as const;

@@ -14,11 +14,14 @@ describe("username", () => {
   ])("accepts %j as %j", (input, out) => {
     expect(usernameSchema.parse(input)).toBe(out);
   });
-  it.each(["ab", "a".repeat(31), "has space", "dash-ed", "émile", ""])("refuses %j with the spec's message", (input) => {
-    const res = usernameSchema.safeParse(input);
-    expect(res.success).toBe(false);
-    expect(res.error?.issues[0].message).toBe(MSG.usernameInvalid);
-  });
+  it.each(["ab", "a".repeat(31), "has space", "dash-ed", "émile", ""])(
+    "refuses %j with the spec's message",
+    (input) => {
+      const res = usernameSchema.safeParse(input);
+      expect(res.success).toBe(false);
+      expect(res.error?.issues[0].message).toBe(MSG.usernameInvalid);
+    },
+  );
 });
 
 describe("sign-up schema", () => {
@@ -27,12 +30,20 @@ describe("sign-up schema", () => {
     expect(ok.success && ok.data.email).toBe("ada@example.test");
     const short = signUpSchema.safeParse({ name: "Ada", username: "ada", email: "a@b.test", password: "12345" });
     expect(short.error?.issues[0].message).toBe(MSG.passwordTooShort);
-    expect(signUpSchema.safeParse({ name: " ", username: "ada", email: "a@b.test", password: "123456" }).success).toBe(false);
-    expect(signUpSchema.safeParse({ name: "A", username: "ada", email: "not-an-email", password: "123456" }).success).toBe(false);
+    expect(signUpSchema.safeParse({ name: " ", username: "ada", email: "a@b.test", password: "123456" }).success).toBe(
+      false,
+    );
+    expect(
+      signUpSchema.safeParse({ name: "A", username: "ada", email: "not-an-email", password: "123456" }).success,
+    ).toBe(false);
   });
   it("caps the password before it is hashed", () => {
-    expect(signUpSchema.safeParse({ name: "A", username: "ada", email: "a@b.test", password: "x".repeat(129) }).success).toBe(false);
-    expect(signUpSchema.safeParse({ name: "A", username: "ada", email: "a@b.test", password: "x".repeat(128) }).success).toBe(true);
+    expect(
+      signUpSchema.safeParse({ name: "A", username: "ada", email: "a@b.test", password: "x".repeat(129) }).success,
+    ).toBe(false);
+    expect(
+      signUpSchema.safeParse({ name: "A", username: "ada", email: "a@b.test", password: "x".repeat(128) }).success,
+    ).toBe(true);
   });
 });
 
@@ -67,9 +78,12 @@ describe("password strength", () => {
 });
 
 describe("safe redirect", () => {
-  it.each(["/", "/community/abc", "/signup/pricing?plan=annual", "/community/x#post-1", "/web/%2Fevil"])("keeps %j", (p) => {
-    expect(safeRedirectPath(p)).toBe(p);
-  });
+  it.each(["/", "/community/abc", "/signup/pricing?plan=annual", "/community/x#post-1", "/web/%2Fevil"])(
+    "keeps %j",
+    (p) => {
+      expect(safeRedirectPath(p)).toBe(p);
+    },
+  );
   it.each([
     "//evil.test",
     "/\\evil.test",

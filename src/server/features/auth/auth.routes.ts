@@ -11,6 +11,7 @@ const MESSAGES_BY_CODE: Record<string, Record<string, string>> = {
   "/change-password": { INVALID_PASSWORD: MSG.currentPasswordIncorrect, PASSWORD_TOO_SHORT: MSG.passwordTooShort },
   "/reset-password": { INVALID_TOKEN: MSG.invalidResetLink, PASSWORD_TOO_SHORT: MSG.passwordTooShort },
   "/sign-up/email": { PASSWORD_TOO_SHORT: MSG.passwordTooShort },
+  "/sign-in/email": { EMAIL_NOT_VERIFIED: MSG.emailNotConfirmed },
 };
 
 const REDIRECT_PARAMS = ["callbackURL", "redirectTo", "errorCallbackURL", "newUserCallbackURL"] as const;

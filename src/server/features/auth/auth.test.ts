@@ -61,6 +61,7 @@ describe("sign up", () => {
     const signIn = await http.post("/api/auth/sign-in/email", { email: body.email, password: body.password });
     expect(signIn.status).toBe(403);
     expect(signIn.body.error.code).toBe("EMAIL_NOT_VERIFIED");
+    expect(signIn.body.error.message).toBe(MSG.emailNotConfirmed);
     const [{ username }] = (
       await t.database.db.execute<{ username: string }>(
         sql`SELECT p.username FROM user_profiles p JOIN "user" u ON u.id = p.user_id WHERE u.email = ${body.email}`,
