@@ -8,6 +8,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     maxWorkers: 2,
-    reporters: ["default", ["json", { outputFile: "test-results/vitest-results.json" }]],
+    reporters: ["default", ["json", { outputFile: process.env.VITEST_JSON ?? "test-results/vitest-results.json" }]],
   },
 });
