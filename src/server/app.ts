@@ -225,7 +225,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   const { default: scalar } = await import("@scalar/fastify-api-reference");
   await app.register(scalar, {
     routePrefix: "/api/docs",
-    configuration: { url: "/api/openapi.json", title: "Hearth API" },
+    configuration: { url: "/api/openapi.json", title: "Hearth API", withDefaultFonts: false },
   });
 
   const webDist = opts.webDist ?? WEB_DIST;
