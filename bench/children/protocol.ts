@@ -1,4 +1,3 @@
-
 /** The line a child server prints on stdout once it accepts requests; the parent waits for it. */
 export const READY_PREFIX = "bench:ready ";
 
