@@ -170,3 +170,17 @@ describe("single-page app serving", () => {
     }
   });
 });
+
+describe("dev mailbox for one address", () => {
+  it("finds a recipient's message even when many newer messages exist", async () => {
+    await t.app.ctx.mailer.send({ to: "Early@Example.test", subject: "Early", text: "first" });
+    for (let i = 0; i < 105; i++)
+      await t.app.ctx.mailer.send({ to: `bulk${i}@example.test`, subject: "Bulk", text: "x" });
+    const res = await t.app.inject({
+      method: "GET",
+      url: "/api/dev/mailbox?to=early@example.test",
+      remoteAddress: "127.0.0.1",
+    });
+    expect(JSON.parse(res.body).messages.map((m: { subject: string }) => m.subject)).toEqual(["Early"]);
+  });
+});

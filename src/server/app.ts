@@ -25,7 +25,7 @@ import { healthRoutes } from "./features/health/health.routes";
 import { mediaRoutes } from "./features/media/media.routes";
 import { profileRoutes } from "./features/profiles/profiles.routes";
 import { createAuth } from "./lib/auth";
-import { AppError, unauthorized } from "./lib/errors";
+import { AppError, codeForStatus, unauthorized } from "./lib/errors";
 import { JobWorker } from "./lib/jobs";
 import { PgListener } from "./lib/pg-listener";
 import { createMailer } from "./lib/mail";
@@ -171,16 +171,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      const code =
-        status === 413
-          ? "PAYLOAD_TOO_LARGE"
-          : status === 415
-            ? "UNSUPPORTED_MEDIA_TYPE"
-            : status === 404
-              ? "NOT_FOUND"
-              : status === 429
-                ? "RATE_LIMITED"
-                : "BAD_REQUEST";
+      const code = codeForStatus(status);
       const message =
         err.code === "FST_ERR_CTP_INVALID_JSON_BODY" ||
         err.code === "FST_ERR_CTP_EMPTY_JSON_BODY" ||

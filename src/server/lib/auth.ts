@@ -173,32 +173,36 @@ export type Auth = ReturnType<typeof createAuth>;
 
 /** Every account has a profile and notification settings. A Google sign-up gets a username made from its name. */
 export async function createProfileForUser(db: Db, userId: string, name: string, username: string | null) {
-  const base = (
-    username ??
-    (name
-      .toLowerCase()
-      .replace(/[^a-z0-9_]+/g, "_")
-      .replace(/^_+|_+$/g, "") ||
-      "member")
-  )
-    .slice(0, 24)
-    .padEnd(3, "0");
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const candidate = attempt === 0 ? base : `${base.slice(0, 24)}_${Math.floor(Math.random() * 100000)}`;
-    if (attempt > 0 && username) {
-      // A chosen username taken between the check and the insert: refuse rather than rename.
+  const insert = async (candidate: string) =>
+    (
+      await db
+        .insert(schema.userProfiles)
+        .values({ userId, username: candidate, fullName: name })
+        .onConflictDoNothing()
+        .returning({ id: schema.userProfiles.id })
+    ).length > 0;
+
+  if (username) {
+    if (!(await insert(username))) {
+      // The chosen username was taken between the check and the insert: refuse rather than rename.
       await db.delete(schema.user).where(eq(schema.user.id, userId));
       throw new APIError("BAD_REQUEST", { message: MSG.usernameTaken, code: "USERNAME_TAKEN" });
     }
-    const inserted = await db
-      .insert(schema.userProfiles)
-      .values({ userId, username: candidate, fullName: name })
-      .onConflictDoNothing()
-      .returning({ id: schema.userProfiles.id });
-    if (inserted.length > 0) {
-      await db.insert(schema.userNotificationSettings).values({ userId }).onConflictDoNothing();
-      return;
+  } else {
+    // 24 characters leave room for "_" and a 5-digit suffix within the 30 allowed.
+    const base = (
+      name
+        .toLowerCase()
+        .replace(/[^a-z0-9_]+/g, "_")
+        .replace(/^_+|_+$/g, "") || "member"
+    )
+      .slice(0, 24)
+      .padEnd(3, "0");
+    let created = false;
+    for (let attempt = 0; attempt < 20 && !created; attempt++) {
+      created = await insert(attempt === 0 ? base : `${base}_${Math.floor(Math.random() * 100000)}`);
     }
+    if (!created) throw new Error("Could not find a free username");
   }
-  throw new Error("Could not find a free username");
+  await db.insert(schema.userNotificationSettings).values({ userId }).onConflictDoNothing();
 }

@@ -14,6 +14,13 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** The code for an HTTP status raised outside our code (Fastify, plugins); 400 reads as BAD_REQUEST. */
+export function codeForStatus(status: number): ErrorCode {
+  if (status === ERROR_STATUS.BAD_REQUEST) return "BAD_REQUEST";
+  const found = (Object.keys(ERROR_STATUS) as ErrorCode[]).find((code) => ERROR_STATUS[code] === status);
+  return found ?? (status >= 500 ? "INTERNAL" : "BAD_REQUEST");
+}
+
 /** The one error type: a code the client branches on and the text a person sees. */
 export class AppError extends Error {
   constructor(

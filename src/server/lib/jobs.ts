@@ -24,6 +24,7 @@ export class JobWorker {
   /** Polling and kicks happen only between start() and stop(); runOnce() may be called any time. */
   private started = false;
   private closing = false;
+  private lastPrune = 0;
   private idle: Promise<void> = Promise.resolve();
 
   constructor(
@@ -108,8 +109,11 @@ export class JobWorker {
           }
         }
       }
-      // Finished jobs are kept a day for inspection.
-      await this.db.execute(sql`DELETE FROM jobs WHERE done_at < now() - interval '1 day'`);
+      // Finished jobs are kept a day for inspection; pruned at most every ten minutes per process.
+      if (Date.now() - this.lastPrune > 10 * 60_000) {
+        this.lastPrune = Date.now();
+        await this.db.execute(sql`DELETE FROM jobs WHERE done_at < now() - interval '1 day'`);
+      }
     } catch (err) {
       this.log.error({ err }, "job worker pass failed");
     } finally {

@@ -3,6 +3,7 @@ import nodemailer from "nodemailer";
 import type { Db } from "../db/client";
 import { mailMessages } from "../db/schema/index";
 import { enqueueJob, type JobHandler } from "./jobs";
+import { escapeHtml } from "./html";
 
 export type OutgoingMail = { to: string; subject: string; text: string; html?: string };
 
@@ -53,9 +54,6 @@ export function createMailer(opts: { db: Db; smtpUrl?: string; from: string; onQ
     },
   };
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /** A plain message with one call-to-action link, as text and as simple HTML. */
 export function actionMail(

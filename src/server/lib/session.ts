@@ -48,7 +48,7 @@ export type ViewerLookup = {
  * The signed-in user of a request, looked up once per request: the cookie's HMAC is verified, then
  * session, user and profile come from one prepared query, cached in this process. Every change to a
  * session, user or profile row is announced by a trigger (NOTIFY hearth_auth), which evicts the
- * entry in every process; without a listening connection nothing is cached. A session due for its
+ * entry in every process; while the listening connection is down nothing is cached. A session due for its
  * sliding refresh goes through Better Auth, which extends it.
  */
 export function createViewerLookup(opts: {
@@ -56,7 +56,7 @@ export function createViewerLookup(opts: {
   pool: pg.Pool;
   secret: string;
   secureCookies: boolean;
-  listener?: PgListener;
+  listener: PgListener;
 }): ViewerLookup {
   const cookieName = `${opts.secureCookies ? "__Secure-" : ""}hearth.session_token`;
   const cache = new Map<string, Entry>();
@@ -80,7 +80,7 @@ export function createViewerLookup(opts: {
     tokensBySession.clear();
     tokensByUser.clear();
   };
-  opts.listener?.on("hearth_auth", (payload) => {
+  opts.listener.on("hearth_auth", (payload) => {
     if (payload.startsWith("s:")) {
       const token = tokensBySession.get(payload.slice(2));
       if (token) drop(token);
@@ -88,10 +88,10 @@ export function createViewerLookup(opts: {
       evictUser(payload.slice(2));
     }
   });
-  opts.listener?.onReset(clear);
+  opts.listener.onReset(clear);
 
   const remember = (token: string, entry: Entry) => {
-    if (!opts.listener?.isConnected) return;
+    if (!opts.listener.isConnected) return;
     if (cache.size >= CACHE_MAX) drop(cache.keys().next().value as string);
     cache.set(token, entry);
     tokensBySession.set(entry.viewer.sessionId, token);

@@ -83,6 +83,18 @@ describe("sign up", () => {
     expect(me.body.profile.full_name).toBe("Ada Lovelace");
   });
 
+  it("keeps a chosen username of the full 30 characters", async () => {
+    const username = `u${unique()}`.padEnd(30, "x");
+    const { body, res } = await signUp({ username });
+    expect(res.status).toBe(200);
+    const rows = (
+      await t.database.db.execute<{ username: string }>(
+        sql`SELECT p.username FROM user_profiles p JOIN "user" u ON u.id = p.user_id WHERE u.email = ${body.email}`,
+      )
+    ).rows;
+    expect(rows[0].username).toBe(username);
+  });
+
   it("refuses a taken username with the spec's message, case-insensitively", async () => {
     const { body } = await signUp();
     const again = await signUp({ username: String(body.username).toUpperCase() });

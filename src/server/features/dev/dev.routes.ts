@@ -1,14 +1,12 @@
-import { desc } from "drizzle-orm";
+import { desc, sql } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../../context";
 import { mailMessages } from "../../db/schema/index";
 import { notFound } from "../../lib/errors";
+import { escapeHtml } from "../../lib/html";
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /** Escapes the text, then makes http(s) links clickable. */
 function linkify(text: string): string {
@@ -23,26 +21,30 @@ export const devRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app,
   const assertLoopback = (remote: string | undefined) => {
     if (!remote || !LOOPBACK.has(remote)) throw notFound();
   };
-  const latest = () => ctx.db.select().from(mailMessages).orderBy(desc(mailMessages.createdAt)).limit(100);
+  /** The 100 newest messages, to one address when given. */
+  const latest = (to?: string) =>
+    ctx.db
+      .select()
+      .from(mailMessages)
+      .where(to ? sql`lower(${mailMessages.to}) = lower(${to})` : undefined)
+      .orderBy(desc(mailMessages.createdAt))
+      .limit(100);
 
   app.get(
     "/api/dev/mailbox",
     { schema: { hide: true, querystring: z.object({ to: z.string().optional() }) } },
     async (request) => {
       assertLoopback(request.socket.remoteAddress);
-      const rows = await latest();
-      const to = request.query.to?.toLowerCase();
+      const rows = await latest(request.query.to);
       return {
-        messages: rows
-          .filter((m) => !to || m.to.toLowerCase() === to)
-          .map((m) => ({
-            id: m.id,
-            to: m.to,
-            subject: m.subject,
-            text: m.text,
-            status: m.status,
-            created_at: m.createdAt.toISOString(),
-          })),
+        messages: rows.map((m) => ({
+          id: m.id,
+          to: m.to,
+          subject: m.subject,
+          text: m.text,
+          status: m.status,
+          created_at: m.createdAt.toISOString(),
+        })),
       };
     },
   );

@@ -9,11 +9,11 @@ import {
   normalizeUsername,
 } from "../../../shared/validation";
 import type { AppContext } from "../../context";
+import { isUsernameTaken } from "../../lib/auth";
 import { AppError } from "../../lib/errors";
 import { RATE_RULES } from "../../lib/rate-limit";
 import { errorResponses } from "../../lib/schemas";
 import {
-  checkUsernameAvailable,
   findMe,
   findNotificationSettings,
   findPublicProfile,
@@ -125,7 +125,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       const username = normalizeUsername(request.query.username);
       if (!USERNAME_RE.test(username)) throw new AppError("VALIDATION", MSG.usernameInvalid);
       const viewer = await ctx.viewer(request);
-      const available = await checkUsernameAvailable({ ctx, username, userId: viewer?.id });
+      const available = !(await isUsernameTaken(ctx.db, username, viewer?.id));
       return { available, message: available ? MSG.usernameAvailable : MSG.usernameTaken };
     },
   );

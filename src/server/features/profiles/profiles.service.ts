@@ -10,84 +10,8 @@ import { mediaFiles, user, userNotificationSettings, userProfiles } from "../../
 
 type ProfileRow = typeof userProfiles.$inferSelect;
 
-export function toProfileDto(p: ProfileRow) {
-  return {
-    id: p.id,
-    user_id: p.userId,
-    username: p.username,
-    full_name: p.fullName,
-    avatar_url: p.avatarUrl,
-    headline: p.headline,
-    bio: p.bio,
-    location: p.location,
-    timezone: p.timezone,
-    language: p.language,
-    website_url: p.websiteUrl,
-    twitter_url: p.twitterUrl,
-    facebook_url: p.facebookUrl,
-    instagram_url: p.instagramUrl,
-    linkedin_url: p.linkedinUrl,
-    email_public: p.emailPublic,
-    allow_messages: p.allowMessages,
-    show_in_directory: p.showInDirectory,
-    created_at: p.createdAt.toISOString(),
-  };
-}
-
-const PROFILE_KEYS = [
-  "id",
-  "user_id",
-  "username",
-  "full_name",
-  "avatar_url",
-  "headline",
-  "bio",
-  "location",
-  "timezone",
-  "language",
-  "website_url",
-  "twitter_url",
-  "facebook_url",
-  "instagram_url",
-  "linkedin_url",
-  "email_public",
-  "allow_messages",
-  "show_in_directory",
-] as const;
-
-/** The signed-in user and profile, from what the session lookup already read (no query). */
-export function findMe({ viewer }: { viewer: Viewer }) {
-  const p = viewer.profile;
-  if (!p) throw notFound("Profile not found");
-  const profile = Object.fromEntries(PROFILE_KEYS.map((k) => [k, p[k]])) as Omit<
-    ReturnType<typeof toProfileDto>,
-    "created_at"
-  >;
-  return {
-    user: {
-      id: viewer.id,
-      email: viewer.email,
-      name: viewer.name,
-      email_verified: viewer.emailVerified,
-      two_factor_enabled: viewer.twoFactorEnabled,
-    },
-    profile: { ...profile, created_at: new Date(String(p.created_at)).toISOString() },
-  };
-}
-
-export async function checkUsernameAvailable({
-  ctx,
-  username,
-  userId,
-}: {
-  ctx: AppContext;
-  username: string;
-  userId?: string;
-}) {
-  return !(await isUsernameTaken(ctx.db, username, userId));
-}
-
-const FIELD_MAP = {
+/** What a user may change of their own profile: API field → column. */
+const EDITABLE_FIELDS = {
   username: "username",
   full_name: "fullName",
   headline: "headline",
@@ -105,10 +29,42 @@ const FIELD_MAP = {
   show_in_directory: "showInDirectory",
 } as const satisfies Record<keyof ProfileUpdate, keyof ProfileRow>;
 
+/**
+ * What a user sees of their own profile: API field → column. The API names are the columns' SQL
+ * names, so the same keys read the row as JSON (the session lookup's `to_jsonb`).
+ */
+const PROFILE_FIELDS = { id: "id", user_id: "userId", avatar_url: "avatarUrl", ...EDITABLE_FIELDS } as const;
+
+type ProfileDto = { -readonly [K in keyof typeof PROFILE_FIELDS]: ProfileRow[(typeof PROFILE_FIELDS)[K]] } & {
+  created_at: string;
+};
+
+export function toProfileDto(row: ProfileRow): ProfileDto {
+  const fields = Object.fromEntries(Object.entries(PROFILE_FIELDS).map(([field, column]) => [field, row[column]]));
+  return { ...fields, created_at: row.createdAt.toISOString() } as ProfileDto;
+}
+
+/** The signed-in user and profile, from what the session lookup already read (no query). */
+export function findMe({ viewer }: { viewer: Viewer }) {
+  const p = viewer.profile;
+  if (!p) throw notFound("Profile not found");
+  const fields = Object.fromEntries(Object.keys(PROFILE_FIELDS).map((field) => [field, p[field]]));
+  return {
+    user: {
+      id: viewer.id,
+      email: viewer.email,
+      name: viewer.name,
+      email_verified: viewer.emailVerified,
+      two_factor_enabled: viewer.twoFactorEnabled,
+    },
+    profile: { ...fields, created_at: new Date(String(p.created_at)).toISOString() } as ProfileDto,
+  };
+}
+
 export async function updateProfile({ ctx, userId, input }: { ctx: AppContext; userId: string; input: ProfileUpdate }) {
   const values: Partial<ProfileRow> = { updatedAt: new Date() };
   for (const [k, v] of Object.entries(input) as [keyof ProfileUpdate, never][]) {
-    if (v !== undefined) (values as Record<string, unknown>)[FIELD_MAP[k]] = v;
+    if (v !== undefined) (values as Record<string, unknown>)[EDITABLE_FIELDS[k]] = v;
   }
   const result = await ctx.db.transaction(async (tx) => {
     if (input.username !== undefined && (await isUsernameTaken(tx as never, input.username, userId))) {
@@ -178,30 +134,16 @@ export async function replaceAvatar({ ctx, userId, file }: { ctx: AppContext; us
     medium: ctx.storage.publicUrl(keys.medium),
     thumbnail: ctx.storage.publicUrl(keys.thumbnail),
   };
-  const old = await ctx.db.transaction(async (tx) => {
-    const previous = await tx
-      .delete(mediaFiles)
-      .where(and(eq(mediaFiles.ownerId, userId), eq(mediaFiles.purpose, "avatar")))
-      .returning({ key: mediaFiles.key, variants: mediaFiles.variants });
-    await tx.insert(mediaFiles).values({
+  await swapAvatar({
+    ctx,
+    userId,
+    next: {
+      url: urls.medium,
       key: keys.original,
-      ownerId: userId,
-      purpose: "avatar",
-      contentType: "image/webp",
       size: variants.original.length,
       variants: { medium: keys.medium, thumbnail: keys.thumbnail },
-    });
-    await tx
-      .update(userProfiles)
-      .set({ avatarUrl: urls.medium, updatedAt: new Date() })
-      .where(eq(userProfiles.userId, userId));
-    await tx.update(user).set({ image: urls.medium }).where(eq(user.id, userId));
-    return previous;
+    },
   });
-  ctx.viewer.evictUser(userId);
-  for (const prev of old) {
-    for (const key of [prev.key, ...Object.values(prev.variants)]) await ctx.storage.delete(key).catch(() => {});
-  }
   return {
     url: urls.medium,
     path: keys.original,
@@ -212,21 +154,45 @@ export async function replaceAvatar({ ctx, userId, file }: { ctx: AppContext; us
 }
 
 export async function removeAvatar({ ctx, userId }: { ctx: AppContext; userId: string }) {
-  const old = await ctx.db.transaction(async (tx) => {
-    const previous = await tx
+  await swapAvatar({ ctx, userId, next: null });
+}
+
+/**
+ * Points the profile at a new avatar (or none) in one transaction, then deletes the previous
+ * avatar's files: a crash in between leaves orphan files, never a profile pointing at nothing.
+ */
+async function swapAvatar({
+  ctx,
+  userId,
+  next,
+}: {
+  ctx: AppContext;
+  userId: string;
+  next: { url: string; key: string; size: number; variants: Record<string, string> } | null;
+}) {
+  const previous = await ctx.db.transaction(async (tx) => {
+    const removed = await tx
       .delete(mediaFiles)
       .where(and(eq(mediaFiles.ownerId, userId), eq(mediaFiles.purpose, "avatar")))
       .returning({ key: mediaFiles.key, variants: mediaFiles.variants });
-    await tx
-      .update(userProfiles)
-      .set({ avatarUrl: null, updatedAt: new Date() })
-      .where(eq(userProfiles.userId, userId));
-    await tx.update(user).set({ image: null }).where(eq(user.id, userId));
-    return previous;
+    if (next) {
+      await tx.insert(mediaFiles).values({
+        key: next.key,
+        ownerId: userId,
+        purpose: "avatar",
+        contentType: "image/webp",
+        size: next.size,
+        variants: next.variants,
+      });
+    }
+    const url = next?.url ?? null;
+    await tx.update(userProfiles).set({ avatarUrl: url, updatedAt: new Date() }).where(eq(userProfiles.userId, userId));
+    await tx.update(user).set({ image: url }).where(eq(user.id, userId));
+    return removed;
   });
   ctx.viewer.evictUser(userId);
-  for (const prev of old) {
-    for (const key of [prev.key, ...Object.values(prev.variants)]) await ctx.storage.delete(key).catch(() => {});
+  for (const file of previous) {
+    for (const key of [file.key, ...Object.values(file.variants)]) await ctx.storage.delete(key).catch(() => {});
   }
 }
 

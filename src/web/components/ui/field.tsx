@@ -61,27 +61,29 @@ export function Field({ label, error, hint, labelAside, aside, className, id: gi
 
 type InputFieldProps = Omit<FieldProps, "children"> & Omit<ComponentProps<"input">, "id">;
 
-export function TextField({ label, error, hint, labelAside, aside, className, id, ...input }: InputFieldProps) {
+/** Separates the props of the field's frame (label, error, hint…) from those of its control. */
+function splitFieldProps<T extends Omit<FieldProps, "children">>(props: T) {
+  const { label, error, hint, labelAside, aside, className, id, ...control } = props;
+  return [{ label, error, hint, labelAside, aside, className, id }, control] as const;
+}
+
+export function TextField(props: InputFieldProps) {
+  const [field, input] = splitFieldProps(props);
   return (
-    <Field {...{ label, error, hint, labelAside, aside, className, id }}>
-      {(control) => <input className={cn(inputClasses, "h-10")} {...control} {...input} />}
-    </Field>
+    <Field {...field}>{(control) => <input className={cn(inputClasses, "h-10")} {...control} {...input} />}</Field>
   );
 }
 
-export function PasswordField({
-  label,
-  error,
-  hint,
-  labelAside,
-  aside,
-  className,
-  id,
-  ...input
-}: Omit<InputFieldProps, "type">) {
+/** An email input with the attributes browsers and password managers expect. */
+export function EmailField(props: Omit<InputFieldProps, "type">) {
+  return <TextField type="email" autoComplete="email" inputMode="email" {...props} />;
+}
+
+export function PasswordField(props: Omit<InputFieldProps, "type">) {
+  const [field, input] = splitFieldProps(props);
   const [visible, setVisible] = useState(false);
   return (
-    <Field {...{ label, error, hint, labelAside, aside, className, id }}>
+    <Field {...field}>
       {(control) => (
         <div className="relative">
           <input
@@ -107,18 +109,10 @@ export function PasswordField({
 
 type TextareaFieldProps = Omit<FieldProps, "children"> & Omit<ComponentProps<"textarea">, "id">;
 
-export function TextareaField({
-  label,
-  error,
-  hint,
-  labelAside,
-  aside,
-  className,
-  id,
-  ...textarea
-}: TextareaFieldProps) {
+export function TextareaField(props: TextareaFieldProps) {
+  const [field, textarea] = splitFieldProps(props);
   return (
-    <Field {...{ label, error, hint, labelAside, aside, className, id }}>
+    <Field {...field}>
       {(control) => <textarea className={cn(inputClasses, "min-h-24 resize-y py-2")} {...control} {...textarea} />}
     </Field>
   );

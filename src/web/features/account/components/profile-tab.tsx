@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { LANGUAGES, LIMITS, TIMEZONES } from "../../../../shared/limits";
 import { MSG } from "../../../../shared/messages";
 import { profileUpdateSchema } from "../../../../shared/validation";
-import { UsernameHint, usernameProblem } from "../../../components/username-hint";
+import { UsernameField } from "../../../components/username-field";
 import { Button } from "../../../components/ui/button";
 import { Field, TextareaField, TextField } from "../../../components/ui/field";
 import { FormMessage } from "../../../components/ui/form-message";
@@ -78,7 +78,6 @@ export function ProfileTab({
   const username = useWatch({ control, name: "username" });
   const headline = useWatch({ control, name: "headline" }) ?? "";
   const usernameStatus = useUsernameCheck(username, profile.username);
-  const usernameError = errors.username?.message ?? usernameProblem(usernameStatus);
   const taken = usernameStatus.state === "taken";
 
   const onSubmit = handleSubmit(async (values) => {
@@ -100,8 +99,6 @@ export function ProfileTab({
     }
   });
 
-  const usernameField = register("username");
-
   return (
     <form onSubmit={onSubmit} noValidate>
       <div className="space-y-8 px-6 py-6 sm:px-8">
@@ -116,21 +113,10 @@ export function ProfileTab({
               error={errors.full_name?.message}
               {...register("full_name")}
             />
-            <TextField
-              label="Username"
-              autoComplete="username"
-              autoCapitalize="none"
-              spellCheck={false}
-              maxLength={LIMITS.usernameMax}
-              error={usernameError}
-              hint={
-                usernameError || usernameStatus.state === "idle" ? undefined : <UsernameHint status={usernameStatus} />
-              }
-              {...usernameField}
-              onChange={(event) => {
-                event.target.value = event.target.value.toLowerCase();
-                return usernameField.onChange(event);
-              }}
+            <UsernameField
+              registration={register("username")}
+              status={usernameStatus}
+              formError={errors.username?.message}
             />
           </div>
           <TextField

@@ -185,33 +185,17 @@ function PasswordStep({
   onStarted: (totpURI: string, backupCodes: string[]) => void;
 }) {
   const start = useStartTwoFactor();
-  const [password, setPassword] = useState("");
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!password) return;
-    start.mutate({ password }, { onSuccess: (result) => onStarted(result.totpURI, result.backupCodes) });
-  };
   return (
-    <Panel title="Step 1 of 3: confirm it's you">
-      <form onSubmit={submit} noValidate className="space-y-4">
-        {start.error && <FormMessage tone="error">{start.error.message}</FormMessage>}
-        <PasswordField
-          label="Your password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          autoFocus
-        />
-        <div className="flex justify-end gap-2">
-          <Button variant="ghost" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={start.isPending} disabled={!password}>
-            Continue
-          </Button>
-        </div>
-      </form>
-    </Panel>
+    <PasswordConfirmPanel
+      title="Step 1 of 3: confirm it's you"
+      error={start.error?.message}
+      pending={start.isPending}
+      submitLabel="Continue"
+      onCancel={onCancel}
+      onConfirm={(password) =>
+        start.mutate({ password }, { onSuccess: (result) => onStarted(result.totpURI, result.backupCodes) })
+      }
+    />
   );
 }
 
@@ -334,17 +318,50 @@ function BackupCodesStep({ backupCodes, onDone }: { backupCodes: string[]; onDon
 
 function DisableStep({ onCancel, onDisabled }: { onCancel: () => void; onDisabled: () => void }) {
   const disable = useDisableTwoFactor();
+  return (
+    <PasswordConfirmPanel
+      title="Turn off two-step sign-in"
+      intro="Your account will be protected by your password alone."
+      error={disable.error?.message}
+      pending={disable.isPending}
+      submitLabel="Turn off two-step sign-in"
+      danger
+      onCancel={onCancel}
+      onConfirm={(password) => disable.mutate({ password }, { onSuccess: onDisabled })}
+    />
+  );
+}
+
+/** Asks for the account password before a change to two-step sign-in. */
+function PasswordConfirmPanel({
+  title,
+  intro,
+  error,
+  pending,
+  submitLabel,
+  danger = false,
+  onCancel,
+  onConfirm,
+}: {
+  title: string;
+  intro?: string;
+  error?: string;
+  pending: boolean;
+  submitLabel: string;
+  danger?: boolean;
+  onCancel: () => void;
+  onConfirm: (password: string) => void;
+}) {
   const [password, setPassword] = useState("");
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!password) return;
-    disable.mutate({ password }, { onSuccess: onDisabled });
+    if (password) onConfirm(password);
   };
   return (
-    <Panel title="Turn off two-step sign-in">
+    <Panel title={title}>
       <form onSubmit={submit} noValidate className="space-y-4">
-        <p className="text-sm text-stone-700">Your account will be protected by your password alone.</p>
-        {disable.error && <FormMessage tone="error">{disable.error.message}</FormMessage>}
+        {intro && <p className="text-sm text-stone-700">{intro}</p>}
+        {error && <FormMessage tone="error">{error}</FormMessage>}
         <PasswordField
           label="Your password"
           autoComplete="current-password"
@@ -356,8 +373,8 @@ function DisableStep({ onCancel, onDisabled }: { onCancel: () => void; onDisable
           <Button variant="ghost" onClick={onCancel}>
             Cancel
           </Button>
-          <Button type="submit" variant="danger" loading={disable.isPending} disabled={!password}>
-            Turn off two-step sign-in
+          <Button type="submit" variant={danger ? "danger" : undefined} loading={pending} disabled={!password}>
+            {submitLabel}
           </Button>
         </div>
       </form>

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { emailSchema } from "../../../../shared/validation";
 import { Button } from "../../../components/ui/button";
 import { FormMessage } from "../../../components/ui/form-message";
-import { TextField } from "../../../components/ui/field";
+import { EmailField } from "../../../components/ui/field";
 import { useRequestPasswordReset } from "../api/request-password-reset";
 
 const forgotSchema = z.object({ email: emailSchema });
@@ -40,14 +40,7 @@ export function ForgotForm({
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       {request.error && <FormMessage tone="error">{request.error.message}</FormMessage>}
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        error={errors.email?.message}
-        {...register("email")}
-      />
+      <EmailField label="Email" error={errors.email?.message} {...register("email")} />
       <Button type="submit" size="lg" className="w-full" loading={isSubmitting}>
         Send reset link
       </Button>

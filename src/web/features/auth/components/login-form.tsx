@@ -4,7 +4,7 @@ import { z } from "zod";
 import { emailSchema } from "../../../../shared/validation";
 import { Button } from "../../../components/ui/button";
 import { FormMessage } from "../../../components/ui/form-message";
-import { PasswordField, TextField } from "../../../components/ui/field";
+import { EmailField, PasswordField } from "../../../components/ui/field";
 import { ApiError } from "../../../lib/api";
 import { useSendVerificationEmail } from "../api/send-verification-email";
 import { useSignIn } from "../api/sign-in";
@@ -78,14 +78,7 @@ export function LoginForm({
               ))}
           </FormMessage>
         )}
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          error={errors.email?.message}
-          {...register("email")}
-        />
+        <EmailField label="Email" error={errors.email?.message} {...register("email")} />
         <PasswordField
           label="Password"
           autoComplete="current-password"

@@ -4,10 +4,10 @@ import type { z } from "zod";
 import { LIMITS } from "../../../../shared/limits";
 import { safeRedirectPath } from "../../../../shared/safe-redirect";
 import { signUpSchema } from "../../../../shared/validation";
-import { UsernameHint, usernameProblem } from "../../../components/username-hint";
+import { UsernameField } from "../../../components/username-field";
 import { Button } from "../../../components/ui/button";
 import { FormMessage } from "../../../components/ui/form-message";
-import { PasswordField, TextField } from "../../../components/ui/field";
+import { EmailField, PasswordField, TextField } from "../../../components/ui/field";
 import { useUsernameCheck } from "../../../lib/username-check";
 import { useSignUp } from "../api/sign-up";
 import { GoogleSignIn } from "./google-button";
@@ -41,7 +41,6 @@ export function SignUpForm({
   const password = useWatch({ control, name: "password" });
   const usernameStatus = useUsernameCheck(username);
   const taken = usernameStatus.state === "taken";
-  const usernameError = errors.username?.message ?? usernameProblem(usernameStatus);
 
   const onSubmit = handleSubmit(async (values) => {
     // 'Username is already taken' blocks sign-up (SPEC §8).
@@ -57,8 +56,6 @@ export function SignUpForm({
     }
   });
 
-  const usernameField = register("username");
-
   return (
     <div>
       <GoogleSignIn />
@@ -71,35 +68,13 @@ export function SignUpForm({
           error={errors.name?.message}
           {...register("name")}
         />
-        <TextField
-          label="Username"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          maxLength={LIMITS.usernameMax}
-          error={usernameError}
-          hint={
-            usernameError ? undefined : usernameStatus.state === "idle" ? (
-              "Letters, numbers and underscores."
-            ) : (
-              <UsernameHint status={usernameStatus} />
-            )
-          }
-          {...usernameField}
-          onChange={(event) => {
-            // Usernames are lowercase, as they are typed (SPEC §5).
-            event.target.value = event.target.value.toLowerCase();
-            return usernameField.onChange(event);
-          }}
+        <UsernameField
+          registration={register("username")}
+          status={usernameStatus}
+          formError={errors.username?.message}
+          idleHint="Letters, numbers and underscores."
         />
-        <TextField
-          label="Email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          error={errors.email?.message}
-          {...register("email")}
-        />
+        <EmailField label="Email" error={errors.email?.message} {...register("email")} />
         <PasswordField
           label="Password"
           autoComplete="new-password"
