@@ -14,12 +14,12 @@ const QUERIES: [string, string, string][] = [
   [
     "directory by member count",
     "communities_directory_idx",
-    "SELECT id FROM communities ORDER BY member_count DESC, id LIMIT 24",
+    "SELECT id FROM communities WHERE visibility = 'public' ORDER BY member_count DESC, id LIMIT 24",
   ],
   [
     "directory filtered by category",
     "communities_category_directory_idx",
-    "SELECT id FROM communities WHERE category = 'Arts' ORDER BY member_count DESC, id LIMIT 24",
+    "SELECT id FROM communities WHERE visibility = 'public' AND category = 'arts' ORDER BY member_count DESC, id LIMIT 24",
   ],
   ["community by slug", "communities_slug_key", "SELECT id FROM communities WHERE slug = 'x'"],
   ["community by invite code", "communities_invite_code_key", "SELECT id FROM communities WHERE invite_code = 'x'"],

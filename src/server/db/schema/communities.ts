@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import {
   boolean,
   index,
@@ -13,11 +14,10 @@ import {
   uuid,
   varchar,
 } from "drizzle-orm/pg-core";
+import { COMMUNITY_ROLES } from "../../../shared/roles";
 import { user } from "./auth";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
-
-export const COMMUNITY_ROLES = ["owner", "admin", "moderator", "member", "guest"] as const;
 
 export const communities = pgTable(
   "communities",
@@ -70,9 +70,15 @@ export const communities = pgTable(
     uniqueIndex("communities_slug_key").on(t.slug),
     uniqueIndex("communities_custom_slug_key").on(t.customSlug),
     uniqueIndex("communities_invite_code_key").on(t.inviteCode),
-    // Directory: ordered by member count, optionally within a category (keyset on id).
-    index("communities_directory_idx").on(t.memberCount.desc().nullsFirst(), t.id),
-    index("communities_category_directory_idx").on(t.category, t.memberCount.desc().nullsFirst(), t.id),
+    // Directory (public communities only): ordered by member count, optionally within a category (keyset on id).
+    index("communities_directory_idx")
+      .on(t.memberCount.desc().nullsFirst(), t.id)
+      .where(sql`${t.visibility} = 'public'`),
+    index("communities_category_directory_idx")
+      .on(t.category, t.memberCount.desc().nullsFirst(), t.id)
+      .where(sql`${t.visibility} = 'public'`),
+    // Keyword search over name and description (pg_trgm, created in migration 0002).
+    index("communities_search_idx").using("gin", sql`(${t.name} || ' ' || ${t.description}) gin_trgm_ops`),
     index("communities_created_by_idx").on(t.createdBy),
   ],
 );
@@ -96,6 +102,8 @@ export const communityMembers = pgTable(
     index("community_members_user_idx").on(t.userId, t.joinedAt.desc().nullsFirst()),
     index("community_members_role_idx").on(t.communityId, t.role),
     index("community_members_active_idx").on(t.communityId, t.lastActiveAt.desc().nullsFirst()),
+    // The members table, oldest first, paged by (joined_at, user_id).
+    index("community_members_joined_idx").on(t.communityId, t.joinedAt, t.userId),
   ],
 );
 

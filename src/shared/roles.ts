@@ -1,0 +1,87 @@
+/** Community roles and the permission matrix (SPEC §6): the one place both sides ask "may they?". */
+
+export const COMMUNITY_ROLES = ["owner", "admin", "moderator", "member", "guest"] as const;
+export type CommunityRole = (typeof COMMUNITY_ROLES)[number];
+
+export const ROLE_RANK: Record<CommunityRole, number> = { owner: 4, admin: 3, moderator: 2, member: 1, guest: 0 };
+
+export const ROLE_LABELS: Record<CommunityRole, string> = {
+  owner: "Owner",
+  admin: "Admin",
+  moderator: "Moderator",
+  member: "Member",
+  guest: "Guest",
+};
+
+export const PERMISSIONS = {
+  create_post: ["owner", "admin", "moderator", "member"],
+  edit_own_post: ["owner", "admin", "moderator", "member"],
+  delete_own_post: ["owner", "admin", "moderator", "member"],
+  delete_any_post: ["owner", "admin", "moderator"],
+  moderate_posts: ["owner", "admin", "moderator"],
+  invite_members: ["owner", "admin"],
+  remove_members: ["owner", "admin"],
+  change_roles: ["owner", "admin"],
+  edit_community: ["owner", "admin"],
+  manage_settings: ["owner", "admin"],
+  ban_users: ["owner", "admin"],
+  view_analytics: ["owner", "admin"],
+  delete_community: ["owner"],
+} as const satisfies Record<string, readonly CommunityRole[]>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+/** Whether a role (null: not a member, or signed out) holds a permission. */
+export function can(role: CommunityRole | null | undefined, permission: Permission): boolean {
+  return role != null && (PERMISSIONS[permission] as readonly CommunityRole[]).includes(role);
+}
+
+/** Every permission a role holds, for the client to show or hide controls. */
+export function permissionsOf(role: CommunityRole | null | undefined): Permission[] {
+  return (Object.keys(PERMISSIONS) as Permission[]).filter((p) => can(role, p));
+}
+
+export const isRole = (value: unknown): value is CommunityRole =>
+  typeof value === "string" && (COMMUNITY_ROLES as readonly string[]).includes(value);
+
+/** Whether a role may see the Admin tab, the setup page and drafts (owner, admin). */
+export const isManager = (role: CommunityRole | null | undefined) => role === "owner" || role === "admin";
+
+export type RoleChangeRefusal =
+  | "insufficient" // actor below admin
+  | "self" // actors never change their own role
+  | "not_below" // the target is not ranked strictly below the actor
+  | "owner_only" // only an owner assigns owner
+  | "guest"; // guest is never assigned from the members table
+
+/**
+ * The members-table rule (SPEC §6): at least admin; never yourself; only others ranked strictly
+ * below you; only an owner assigns owner; never guest. Returns why not, or null when allowed.
+ */
+export function roleChangeRefusal(input: {
+  actorRole: CommunityRole | null | undefined;
+  targetRole: CommunityRole;
+  newRole: CommunityRole;
+  isSelf: boolean;
+}): RoleChangeRefusal | null {
+  const { actorRole, targetRole, newRole, isSelf } = input;
+  if (!can(actorRole, "change_roles") || !actorRole) return "insufficient";
+  if (isSelf) return "self";
+  if (newRole === "owner" && actorRole !== "owner") return "owner_only";
+  if (newRole === "guest") return "guest";
+  if (ROLE_RANK[targetRole] >= ROLE_RANK[actorRole]) return "not_below";
+  return null;
+}
+
+/** The roles an actor may pick for a target in the members table (empty when the row is locked). */
+export function assignableRoles(actorRole: CommunityRole | null | undefined, targetRole: CommunityRole, isSelf: boolean) {
+  return COMMUNITY_ROLES.filter(
+    (newRole) => newRole !== targetRole && roleChangeRefusal({ actorRole, targetRole, newRole, isSelf }) === null,
+  );
+}
+
+/** Remove or ban: the same hierarchy — at least admin, never yourself, only those ranked strictly below. */
+export function mayRemoveMember(actorRole: CommunityRole | null | undefined, targetRole: CommunityRole, isSelf: boolean) {
+  if (!actorRole || isSelf || !can(actorRole, "remove_members")) return false;
+  return ROLE_RANK[targetRole] < ROLE_RANK[actorRole];
+}
