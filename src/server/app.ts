@@ -19,10 +19,14 @@ import type { AppContext } from "./context";
 import type { Database } from "./db/client";
 import { accountRoutes } from "./features/account/account.routes";
 import { authRoutes } from "./features/auth/auth.routes";
+import { communityRoutes } from "./features/communities/communities.routes";
 import { devRoutes } from "./features/dev/dev.routes";
 import { publicConfigRoutes } from "./features/health/config.routes";
 import { healthRoutes } from "./features/health/health.routes";
+import { inviteRoutes } from "./features/invites/invites.routes";
 import { mediaRoutes } from "./features/media/media.routes";
+import { memberRoutes } from "./features/members/members.routes";
+import { postRoutes } from "./features/posts/posts.routes";
 import { profileRoutes } from "./features/profiles/profiles.routes";
 import { createAuth } from "./lib/auth";
 import { AppError, codeForStatus, unauthorized } from "./lib/errors";
@@ -200,6 +204,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   await app.register(authRoutes, { ctx });
   await app.register(profileRoutes, { ctx });
   await app.register(accountRoutes, { ctx });
+  await app.register(communityRoutes, { ctx });
+  await app.register(memberRoutes, { ctx });
+  await app.register(inviteRoutes, { ctx });
+  await app.register(postRoutes, { ctx });
   await app.register(mediaRoutes, { ctx });
   await app.register(devRoutes, { ctx });
 

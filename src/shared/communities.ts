@@ -75,10 +75,7 @@ export const updateCommunitySchema = z
     name: communityNameSchema,
     description: z
       .string()
-      .max(
-        LIMITS.communityDescriptionMax,
-        `Description must be at most ${LIMITS.communityDescriptionMax} characters`,
-      ),
+      .max(LIMITS.communityDescriptionMax, `Description must be at most ${LIMITS.communityDescriptionMax} characters`),
     tagline: z
       .string()
       .trim()

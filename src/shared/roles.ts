@@ -74,14 +74,22 @@ export function roleChangeRefusal(input: {
 }
 
 /** The roles an actor may pick for a target in the members table (empty when the row is locked). */
-export function assignableRoles(actorRole: CommunityRole | null | undefined, targetRole: CommunityRole, isSelf: boolean) {
+export function assignableRoles(
+  actorRole: CommunityRole | null | undefined,
+  targetRole: CommunityRole,
+  isSelf: boolean,
+) {
   return COMMUNITY_ROLES.filter(
     (newRole) => newRole !== targetRole && roleChangeRefusal({ actorRole, targetRole, newRole, isSelf }) === null,
   );
 }
 
 /** Remove or ban: the same hierarchy — at least admin, never yourself, only those ranked strictly below. */
-export function mayRemoveMember(actorRole: CommunityRole | null | undefined, targetRole: CommunityRole, isSelf: boolean) {
+export function mayRemoveMember(
+  actorRole: CommunityRole | null | undefined,
+  targetRole: CommunityRole,
+  isSelf: boolean,
+) {
   if (!actorRole || isSelf || !can(actorRole, "remove_members")) return false;
   return ROLE_RANK[targetRole] < ROLE_RANK[actorRole];
 }

@@ -3,6 +3,10 @@ import pg from "pg";
 import * as schema from "./schema/index";
 
 export type Db = NodePgDatabase<typeof schema>;
+/** A transaction handle: what services pass down when work must commit together. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+/** Either the database or a transaction on it. */
+export type Queryable = Db | Tx;
 export type Database = { db: Db; pool: pg.Pool; url: string; close: () => Promise<void> };
 
 // Timestamps without zones and bigints arrive as strings by default; counters fit in a JS number.

@@ -3,6 +3,8 @@ export const ERROR_STATUS = {
   VALIDATION: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  /** A private community seen by someone who is not a member: the gate, nothing else. */
+  PRIVATE_COMMUNITY: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,

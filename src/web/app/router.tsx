@@ -16,8 +16,27 @@ export const router = createBrowserRouter([
         children: [
           { index: true, lazy: () => import("./routes/home").then(({ HomeRoute }) => ({ Component: HomeRoute })) },
           {
+            path: "category/:categoryId",
+            lazy: () => import("./routes/home").then(({ CategoryRoute }) => ({ Component: CategoryRoute })),
+          },
+          {
             path: "create",
             lazy: () => import("./routes/home").then(({ CreateRoute }) => ({ Component: CreateRoute })),
+          },
+          {
+            path: "community/:communityId",
+            lazy: () => import("./routes/community").then(({ CommunityRoute }) => ({ Component: CommunityRoute })),
+          },
+          {
+            path: "community/:communityId/setup",
+            lazy: () =>
+              import("./routes/community-setup").then(({ CommunitySetupRoute }) => ({
+                Component: CommunitySetupRoute,
+              })),
+          },
+          {
+            path: "invite/:inviteCode",
+            lazy: () => import("./routes/invite").then(({ InviteRoute }) => ({ Component: InviteRoute })),
           },
           {
             path: "reset-password",

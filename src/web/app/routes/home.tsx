@@ -61,6 +61,11 @@ export function HomeRoute() {
   return <Home />;
 }
 
+/** /category/:categoryId — the home view filtered by category. */
+export function CategoryRoute() {
+  return <Home />;
+}
+
 /** /create: the home view, behind sign-in; the create-community flow opens here. */
 export function CreateRoute() {
   const me = useMe();

@@ -1,0 +1,341 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { FastifyRequest } from "fastify";
+import { z } from "zod";
+import {
+  CATEGORY_IDS,
+  COMMUNITY_LIMITS,
+  createCommunitySchema,
+  postCategoriesSchema,
+  updateCommunitySchema,
+} from "../../../shared/communities";
+import { MSG } from "../../../shared/messages";
+import { COMMUNITY_ROLES, PERMISSIONS, type Permission } from "../../../shared/roles";
+import type { AppContext } from "../../context";
+import { AppError } from "../../lib/errors";
+import { RATE_RULES } from "../../lib/rate-limit";
+import { errorResponses } from "../../lib/schemas";
+import {
+  createCommunity,
+  deleteCommunity,
+  findCommunityStats,
+  findCommunityView,
+  findDirectory,
+  findPostCategories,
+  regenerateInvite,
+  replaceCover,
+  replaceIcon,
+  replacePostCategories,
+  updateCommunity,
+} from "./communities.service";
+
+const roleEnum = z.enum(COMMUNITY_ROLES);
+const permissionEnum = z.enum(Object.keys(PERMISSIONS) as [Permission, ...Permission[]]);
+
+const directoryCard = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  description: z.string(),
+  short_description: z.string(),
+  tagline: z.string(),
+  category: z.string().nullable(),
+  type: z.enum(["free", "paid"]),
+  price: z.number(),
+  member_count: z.number(),
+  icon_url: z.string().nullable(),
+  cover_url: z.string().nullable(),
+  is_featured: z.boolean(),
+});
+
+const postCategoryDto = z.object({ id: z.string(), name: z.string(), emoji: z.string(), order_index: z.number() });
+
+export const communityDto = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  custom_slug: z.string().nullable(),
+  description: z.string(),
+  short_description: z.string(),
+  tagline: z.string(),
+  category: z.string().nullable(),
+  type: z.enum(["free", "paid"]),
+  price: z.number(),
+  member_count: z.number(),
+  post_count: z.number(),
+  icon_url: z.string().nullable(),
+  logo_url: z.string().nullable(),
+  cover_url: z.string().nullable(),
+  image_url: z.string().nullable(),
+  brand_name: z.string().nullable(),
+  is_featured: z.boolean(),
+  creator_name: z.string().nullable(),
+  creator_image: z.string().nullable(),
+  website: z.string().nullable(),
+  visibility: z.enum(["public", "private"]),
+  created_by: z.string(),
+  created_at: z.string(),
+  show_classroom: z.boolean(),
+  show_calendar: z.boolean(),
+  show_map: z.boolean(),
+  show_leaderboards: z.boolean(),
+  show_about: z.boolean(),
+  moderation_enabled: z.boolean(),
+  rules: z.array(z.string()),
+  onboarding_completed: z.boolean(),
+  onboarding_tasks_completed: z.array(z.string()),
+  invite_enabled: z.boolean(),
+  invite_code: z.string().nullable().describe("Only for those who may invite (owner, admin)"),
+  online_count: z.number().describe(`Members active in the last ${COMMUNITY_LIMITS.onlineWindowMinutes} minutes`),
+  admin_count: z.number().describe("Owners and admins"),
+  creator: z
+    .object({ user_id: z.string(), username: z.string(), full_name: z.string(), avatar_url: z.string().nullable() })
+    .nullable(),
+  post_categories: z.array(postCategoryDto),
+  viewer: z.object({ role: roleEnum.nullable(), permissions: z.array(permissionEnum), signed_in: z.boolean() }),
+});
+
+const uploadResult = z.object({
+  url: z.string(),
+  path: z.string(),
+  size: z.number(),
+  type: z.string(),
+  variants: z.object({ original: z.string(), medium: z.string(), thumbnail: z.string() }).optional(),
+});
+
+const statsDto = z.object({
+  total_members: z.number(),
+  total_posts: z.number(),
+  pending_posts: z.number(),
+  active_today: z.number(),
+  online_now: z.number(),
+  new_members_7d: z.number(),
+  new_members_30d: z.number(),
+  joined_via_invite: z.number(),
+  posts_7d: z.number(),
+  roles: z.record(z.string(), z.number()),
+  joins_by_day: z.array(z.object({ day: z.string(), count: z.number() })),
+});
+
+export const communityParams = z.object({ communityId: z.string().min(1).max(120) });
+
+/** Reads one file part with a size cap, answering the spec's messages for a missing or oversized file. */
+async function readUpload(
+  request: FastifyRequest,
+  maxBytes: number,
+  messages: { missing: string; tooLarge: string },
+): Promise<Buffer> {
+  if (!request.isMultipart()) throw new AppError("VALIDATION", messages.missing);
+  const part = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
+  if (!part) throw new AppError("VALIDATION", messages.missing);
+  try {
+    return await part.toBuffer();
+  } catch (err) {
+    if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") {
+      throw new AppError("PAYLOAD_TOO_LARGE", messages.tooLarge);
+    }
+    throw err;
+  }
+}
+
+export const communityRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    "/api/communities",
+    {
+      schema: {
+        tags: ["communities"],
+        summary: "The directory: public communities by member count, with category, keyword and paging",
+        querystring: z.object({
+          category: z.enum(CATEGORY_IDS).optional(),
+          q: z.string().max(COMMUNITY_LIMITS.searchMax).optional(),
+          cursor: z.string().max(200).optional(),
+          limit: z.coerce.number().int().min(1).max(COMMUNITY_LIMITS.directoryPageMax).optional(),
+        }),
+        response: {
+          200: z.object({ items: z.array(directoryCard), next_cursor: z.string().nullable() }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) =>
+      findDirectory({
+        ctx,
+        category: request.query.category,
+        q: request.query.q,
+        cursor: request.query.cursor,
+        limit: request.query.limit ?? COMMUNITY_LIMITS.directoryPageSize,
+      }),
+  );
+
+  app.post(
+    "/api/communities",
+    {
+      schema: {
+        tags: ["communities"],
+        summary: "Create a community; the creator becomes its owner",
+        body: createCommunitySchema,
+        response: { 201: z.object({ id: z.string(), slug: z.string() }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const viewer = await ctx.viewer(request);
+      if (!viewer) throw new AppError("UNAUTHORIZED", MSG.signInToCreate);
+      await ctx.rateLimiter.hit(`community-create:${viewer.id}`, RATE_RULES.communityCreatePerUser);
+      const created = await createCommunity({ ctx, viewer, name: request.body.name });
+      return reply.status(201).send(created);
+    },
+  );
+
+  app.get(
+    "/api/communities/:communityId",
+    {
+      schema: {
+        tags: ["communities"],
+        summary: "A community by id or slug, with the viewer's role (private: 403 PRIVATE_COMMUNITY for non-members)",
+        params: communityParams,
+        response: { 200: communityDto, ...errorResponses },
+      },
+    },
+    async (request) =>
+      findCommunityView({ ctx, idOrSlug: request.params.communityId, viewer: await ctx.viewer(request) }),
+  );
+
+  app.patch(
+    "/api/communities/:communityId",
+    {
+      schema: {
+        tags: ["communities"],
+        summary: "Update settings (owner, admin)",
+        params: communityParams,
+        body: updateCommunitySchema,
+        response: { 200: communityDto, ...errorResponses },
+      },
+    },
+    async (request) =>
+      updateCommunity({
+        ctx,
+        viewer: await ctx.requireViewer(request),
+        idOrSlug: request.params.communityId,
+        input: request.body,
+      }),
+  );
+
+  app.delete(
+    "/api/communities/:communityId",
+    {
+      schema: {
+        tags: ["communities"],
+        summary: "Delete the community and everything in it (owner)",
+        params: communityParams,
+        response: { 204: z.null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await deleteCommunity({ ctx, viewer: await ctx.requireViewer(request), idOrSlug: request.params.communityId });
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    "/api/communities/:communityId/invite/regenerate",
+    {
+      schema: {
+        tags: ["invites"],
+        summary: "Replace the invite code (owner, admin); the old link stops working",
+        params: communityParams,
+        response: { 200: z.object({ invite_code: z.string(), invite_enabled: z.boolean() }), ...errorResponses },
+      },
+    },
+    async (request) =>
+      regenerateInvite({ ctx, viewer: await ctx.requireViewer(request), idOrSlug: request.params.communityId }),
+  );
+
+  app.get(
+    "/api/communities/:communityId/categories",
+    {
+      schema: {
+        tags: ["communities"],
+        summary: "Post categories in order",
+        params: communityParams,
+        response: { 200: z.array(postCategoryDto), ...errorResponses },
+      },
+    },
+    async (request) =>
+      findPostCategories({ ctx, viewer: await ctx.viewer(request), idOrSlug: request.params.communityId }),
+  );
+
+  app.put(
+    "/api/communities/:communityId/categories",
+    {
+      schema: {
+        tags: ["communities"],
+        summary: "Replace the post categories (owner, admin); list order is the display order",
+        params: communityParams,
+        body: postCategoriesSchema,
+        response: { 200: z.array(postCategoryDto), ...errorResponses },
+      },
+    },
+    async (request) =>
+      replacePostCategories({
+        ctx,
+        viewer: await ctx.requireViewer(request),
+        idOrSlug: request.params.communityId,
+        categories: request.body.categories,
+      }),
+  );
+
+  app.post(
+    "/api/communities/:communityId/icon",
+    {
+      schema: {
+        tags: ["communities"],
+        summary: "Upload the icon (multipart field `file`: SVG, max 5 MB; owner, admin)",
+        consumes: ["multipart/form-data"],
+        params: communityParams,
+        response: { 200: uploadResult, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const viewer = await ctx.requireViewer(request);
+      const file = await readUpload(request, COMMUNITY_LIMITS.iconMaxBytes, {
+        missing: MSG.iconMustBeSvg,
+        tooLarge: MSG.fileTooLarge(5),
+      });
+      return replaceIcon({ ctx, viewer, idOrSlug: request.params.communityId, file });
+    },
+  );
+
+  app.post(
+    "/api/communities/:communityId/cover",
+    {
+      schema: {
+        tags: ["communities"],
+        summary: "Upload the cover (multipart field `file`: JPEG, PNG, WebP or GIF, max 10 MB; owner, admin)",
+        consumes: ["multipart/form-data"],
+        params: communityParams,
+        response: { 200: uploadResult, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const viewer = await ctx.requireViewer(request);
+      const file = await readUpload(request, COMMUNITY_LIMITS.coverMaxBytes, {
+        missing: MSG.coverMustBeImage,
+        tooLarge: MSG.fileTooLarge(10),
+      });
+      return replaceCover({ ctx, viewer, idOrSlug: request.params.communityId, file });
+    },
+  );
+
+  app.get(
+    "/api/communities/:communityId/stats",
+    {
+      schema: {
+        tags: ["communities"],
+        summary: "Dashboard and metrics figures (owner, admin)",
+        params: communityParams,
+        response: { 200: statsDto, ...errorResponses },
+      },
+    },
+    async (request) =>
+      findCommunityStats({ ctx, viewer: await ctx.requireViewer(request), idOrSlug: request.params.communityId }),
+  );
+};

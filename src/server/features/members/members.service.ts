@@ -1,0 +1,249 @@
+import { and, eq, sql } from "drizzle-orm";
+import { MSG } from "../../../shared/messages";
+import { isRole, mayRemoveMember, roleChangeRefusal, type CommunityRole } from "../../../shared/roles";
+import type { AppContext, Viewer } from "../../context";
+import type { Queryable } from "../../db/client";
+import { communityBans, communityMembers } from "../../db/schema/index";
+import { addMember, requireCommunity, requirePermission } from "../../lib/community-access";
+import { AppError } from "../../lib/errors";
+
+// ---------------------------------------------------------------------------------------------
+// Joining and leaving
+
+/** Join a public community (a private one only through an invite). Paid ones join free for now. */
+export async function joinCommunity({ ctx, viewer, idOrSlug }: { ctx: AppContext; viewer: Viewer; idOrSlug: string }) {
+  const { community, role } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id, privateAs: "gate" });
+  if (role) return { role, joined: false, payment_notice: null, slug: community.slug };
+  const joined = await addMember(ctx.db, { community, userId: viewer.id });
+  return {
+    role: "member" as CommunityRole,
+    joined,
+    payment_notice: community.type === "paid" ? MSG.paymentComingSoon : null,
+    slug: community.slug,
+  };
+}
+
+/** Leaving clears the role; the only owner may not leave. */
+export async function leaveCommunity({ ctx, viewer, idOrSlug }: { ctx: AppContext; viewer: Viewer; idOrSlug: string }) {
+  const { community, role } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id });
+  if (!role) throw new AppError("BAD_REQUEST", MSG.notAMember);
+  await ctx.db.transaction(async (tx) => {
+    if (role === "owner") {
+      // Lock the owner rows so two owners leaving at once cannot leave the community with none.
+      const owners = await tx.execute<{ user_id: string }>(sql`
+        SELECT user_id FROM community_members
+         WHERE community_id = ${community.id} AND role = 'owner' FOR UPDATE`);
+      if (owners.rows.length <= 1) throw new AppError("CONFLICT", MSG.onlyOwnerCannotLeave);
+    }
+    await tx
+      .delete(communityMembers)
+      .where(and(eq(communityMembers.communityId, community.id), eq(communityMembers.userId, viewer.id)));
+  });
+  return { role: null };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The members table
+
+export type MemberRow = {
+  user_id: string;
+  username: string;
+  full_name: string;
+  avatar_url: string | null;
+  headline: string;
+  role: CommunityRole;
+  joined_at: string;
+  last_active_at: string | null;
+};
+
+type MemberCursor = { t: string; u: string };
+
+/** Members, oldest first (keyset on joined_at, user_id); only members may look (SPEC §6). */
+export async function findMembers({
+  ctx,
+  viewer,
+  idOrSlug,
+  q,
+  role,
+  cursor,
+  limit,
+}: {
+  ctx: AppContext;
+  viewer: Viewer | null;
+  idOrSlug: string;
+  q?: string;
+  role?: CommunityRole;
+  cursor?: string;
+  limit: number;
+}) {
+  const access = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer?.id });
+  if (!access.role) throw new AppError("FORBIDDEN", MSG.membersHidden);
+  let after: MemberCursor | null = null;
+  if (cursor) {
+    try {
+      after = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as MemberCursor;
+      if (typeof after.t !== "string" || typeof after.u !== "string" || Number.isNaN(Date.parse(after.t))) throw 0;
+    } catch {
+      throw new AppError("VALIDATION", "Invalid cursor");
+    }
+  }
+  const term = q?.trim().toLowerCase();
+  const conditions = [sql`m.community_id = ${access.community.id}`];
+  if (role) conditions.push(sql`m.role = ${role}`);
+  if (term) {
+    const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(sql`(p.username LIKE ${like} OR lower(p.full_name) LIKE ${like})`);
+  }
+  if (after) conditions.push(sql`(m.joined_at, m.user_id) > (${after.t}::timestamptz, ${after.u})`);
+  const res = await ctx.db.execute<MemberRow & { joined_at_raw: string }>(sql`
+    SELECT m.user_id, coalesce(p.username, '') AS username, coalesce(p.full_name, '') AS full_name,
+           p.avatar_url, coalesce(p.headline, '') AS headline, m.role,
+           to_char(m.joined_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS joined_at_raw,
+           m.joined_at, m.last_active_at
+      FROM community_members m
+      LEFT JOIN user_profiles p ON p.user_id = m.user_id
+     WHERE ${sql.join(conditions, sql` AND `)}
+     ORDER BY m.joined_at, m.user_id
+     LIMIT ${limit + 1}`);
+  const rows = res.rows.slice(0, limit);
+  const last = rows.at(-1);
+  return {
+    items: rows.map((r) => ({
+      user_id: r.user_id,
+      username: r.username,
+      full_name: r.full_name,
+      avatar_url: r.avatar_url,
+      headline: r.headline,
+      role: r.role,
+      joined_at: new Date(r.joined_at).toISOString(),
+      last_active_at: r.last_active_at ? new Date(r.last_active_at).toISOString() : null,
+    })),
+    next_cursor:
+      res.rows.length > limit && last
+        ? Buffer.from(JSON.stringify({ t: last.joined_at_raw, u: last.user_id })).toString("base64url")
+        : null,
+    viewer_role: access.role,
+  };
+}
+
+async function lockedRoles(tx: Queryable, communityId: string, actorId: string, targetId: string) {
+  const res = await tx.execute<{ user_id: string; role: string }>(sql`
+    SELECT user_id, role FROM community_members
+     WHERE community_id = ${communityId} AND user_id IN (${actorId}, ${targetId})
+     ORDER BY user_id FOR UPDATE`);
+  const find = (id: string) => {
+    const role = res.rows.find((r) => r.user_id === id)?.role;
+    return isRole(role) ? role : null;
+  };
+  return { actorRole: find(actorId), targetRole: find(targetId) };
+}
+
+const REFUSAL_MESSAGES = {
+  insufficient: MSG.insufficientPermissions,
+  self: MSG.cannotChangeOwnRole,
+  not_below: MSG.cannotChangeRoleOfPeer,
+  owner_only: MSG.onlyOwnersAssignOwner,
+  guest: MSG.cannotAssignGuest,
+} as const;
+
+/** Role changes (SPEC §6), checked against both rows locked, so concurrent changes cannot slip past. */
+export async function changeRole({
+  ctx,
+  viewer,
+  idOrSlug,
+  userId,
+  role,
+}: {
+  ctx: AppContext;
+  viewer: Viewer;
+  idOrSlug: string;
+  userId: string;
+  role: CommunityRole;
+}) {
+  const access = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id });
+  requirePermission(access.role, "change_roles");
+  return ctx.db.transaction(async (tx) => {
+    const { actorRole, targetRole } = await lockedRoles(tx, access.community.id, viewer.id, userId);
+    if (!targetRole) throw new AppError("NOT_FOUND", MSG.notAMember);
+    const refusal = roleChangeRefusal({ actorRole, targetRole, newRole: role, isSelf: userId === viewer.id });
+    if (refusal) throw new AppError("FORBIDDEN", REFUSAL_MESSAGES[refusal]);
+    await tx
+      .update(communityMembers)
+      .set({ role })
+      .where(and(eq(communityMembers.communityId, access.community.id), eq(communityMembers.userId, userId)));
+    return { user_id: userId, role };
+  });
+}
+
+/** Removes a member ranked below the actor; with `ban`, they also cannot join again. */
+export async function removeMember({
+  ctx,
+  viewer,
+  idOrSlug,
+  userId,
+  ban,
+  reason,
+}: {
+  ctx: AppContext;
+  viewer: Viewer;
+  idOrSlug: string;
+  userId: string;
+  ban: boolean;
+  reason?: string;
+}) {
+  const access = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id });
+  requirePermission(access.role, ban ? "ban_users" : "remove_members");
+  await ctx.db.transaction(async (tx) => {
+    const { actorRole, targetRole } = await lockedRoles(tx, access.community.id, viewer.id, userId);
+    if (!targetRole) throw new AppError("NOT_FOUND", MSG.notAMember);
+    if (!mayRemoveMember(actorRole, targetRole, userId === viewer.id)) {
+      throw new AppError("FORBIDDEN", MSG.insufficientPermissions);
+    }
+    await tx
+      .delete(communityMembers)
+      .where(and(eq(communityMembers.communityId, access.community.id), eq(communityMembers.userId, userId)));
+    if (ban) {
+      await tx
+        .insert(communityBans)
+        .values({ communityId: access.community.id, userId, bannedBy: viewer.id, reason: reason ?? "" })
+        .onConflictDoNothing();
+    }
+  });
+}
+
+export async function findBans({ ctx, viewer, idOrSlug }: { ctx: AppContext; viewer: Viewer; idOrSlug: string }) {
+  const access = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id });
+  requirePermission(access.role, "ban_users");
+  const res = await ctx.db.execute<{
+    user_id: string;
+    username: string;
+    full_name: string;
+    avatar_url: string | null;
+    reason: string;
+    created_at: string;
+  }>(sql`
+    SELECT b.user_id, coalesce(p.username, '') AS username, coalesce(p.full_name, '') AS full_name, p.avatar_url,
+           b.reason, b.created_at
+      FROM community_bans b LEFT JOIN user_profiles p ON p.user_id = b.user_id
+     WHERE b.community_id = ${access.community.id}
+     ORDER BY b.created_at DESC LIMIT 200`);
+  return res.rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));
+}
+
+export async function liftBan({
+  ctx,
+  viewer,
+  idOrSlug,
+  userId,
+}: {
+  ctx: AppContext;
+  viewer: Viewer;
+  idOrSlug: string;
+  userId: string;
+}) {
+  const access = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id });
+  requirePermission(access.role, "ban_users");
+  await ctx.db
+    .delete(communityBans)
+    .where(and(eq(communityBans.communityId, access.community.id), eq(communityBans.userId, userId)));
+}

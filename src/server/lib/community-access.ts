@@ -1,0 +1,115 @@
+import { and, eq, or, sql } from "drizzle-orm";
+import { MSG } from "../../shared/messages";
+import { can, isRole, type CommunityRole, type Permission } from "../../shared/roles";
+import type { Db, Queryable } from "../db/client";
+import { communities, communityBans, communityMembers } from "../db/schema/index";
+import { AppError } from "./errors";
+
+export type CommunityRow = typeof communities.$inferSelect;
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string) => UUID_RE.test(value);
+
+export const communityNotFound = () => new AppError("NOT_FOUND", MSG.communityNotFoundTitle);
+
+/** A community by id, slug or custom slug. */
+export async function findCommunityRow(db: Db, idOrSlug: string): Promise<CommunityRow | null> {
+  const key = idOrSlug.toLowerCase();
+  const [row] = await db
+    .select()
+    .from(communities)
+    .where(isUuid(key) ? eq(communities.id, key) : or(eq(communities.slug, key), eq(communities.customSlug, key)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The user's role in the community, or null when not a member (or signed out). */
+export async function roleIn(db: Queryable, communityId: string, userId: string | null | undefined) {
+  if (!userId) return null;
+  const [row] = await db
+    .select({ role: communityMembers.role })
+    .from(communityMembers)
+    .where(and(eq(communityMembers.communityId, communityId), eq(communityMembers.userId, userId)));
+  return row && isRole(row.role) ? row.role : null;
+}
+
+export type CommunityAccess = { community: CommunityRow; role: CommunityRole | null };
+
+/**
+ * The first line of every community service: the community and the caller's role. A private
+ * community is invisible to non-members: `gate` answers with the private gate (the community page
+ * itself), anything else answers exactly like a community that does not exist.
+ */
+export async function requireCommunity(input: {
+  db: Db;
+  idOrSlug: string;
+  userId: string | null | undefined;
+  privateAs?: "gate" | "not_found";
+}): Promise<CommunityAccess> {
+  const community = await findCommunityRow(input.db, input.idOrSlug);
+  if (!community) throw communityNotFound();
+  const role = await roleIn(input.db, community.id, input.userId);
+  if (community.visibility === "private" && !role) {
+    if (input.privateAs === "gate") throw new AppError("PRIVATE_COMMUNITY", MSG.privateCommunityBody);
+    throw communityNotFound();
+  }
+  return { community, role };
+}
+
+/** Throws 'Insufficient permissions' (or the given message) unless the role holds the permission. */
+export function requirePermission(role: CommunityRole | null, permission: Permission, message?: string) {
+  if (!can(role, permission)) throw new AppError("FORBIDDEN", message ?? MSG.insufficientPermissions);
+}
+
+/**
+ * Adds a task to the community's onboarding list (once) and marks onboarding complete when every
+ * task is done. Runs inside the caller's transaction.
+ */
+export async function completeOnboardingTask(
+  db: Queryable,
+  communityId: string,
+  task: string,
+  allTasks: readonly string[],
+) {
+  await db.execute(sql`
+    UPDATE communities
+       SET onboarding_tasks_completed = CASE
+             WHEN ${task} = ANY(onboarding_tasks_completed) THEN onboarding_tasks_completed
+             ELSE array_append(onboarding_tasks_completed, ${task}) END,
+           onboarding_completed = onboarding_completed OR (
+             SELECT bool_and(t = ANY(array_append(onboarding_tasks_completed, ${task})))
+               FROM unnest(${sql.raw(`ARRAY[${allTasks.map((t) => `'${t.replace(/'/g, "")}'`).join(",")}]::text[]`)}) AS t),
+           updated_at = now()
+     WHERE id = ${communityId}`);
+}
+
+export async function isBanned(db: Queryable, communityId: string, userId: string) {
+  const [row] = await db
+    .select({ userId: communityBans.userId })
+    .from(communityBans)
+    .where(and(eq(communityBans.communityId, communityId), eq(communityBans.userId, userId)));
+  return Boolean(row);
+}
+
+/**
+ * Adds the user as a member (role member) unless they already are one; member_count moves with
+ * the row (a trigger), so concurrent joins stay exact. Returns whether a row was added.
+ */
+export async function addMember(
+  db: Queryable,
+  input: { community: CommunityRow; userId: string; viaInvite?: boolean },
+): Promise<boolean> {
+  if (await isBanned(db, input.community.id, input.userId)) throw new AppError("FORBIDDEN", MSG.bannedFromCommunity);
+  const inserted = await db
+    .insert(communityMembers)
+    .values({
+      communityId: input.community.id,
+      userId: input.userId,
+      role: "member",
+      joinedViaInvite: input.viaInvite ?? false,
+      lastActiveAt: new Date(),
+    })
+    .onConflictDoNothing()
+    .returning({ userId: communityMembers.userId });
+  return inserted.length > 0;
+}

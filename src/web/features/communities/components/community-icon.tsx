@@ -1,0 +1,41 @@
+import { useState } from "react";
+import { cn } from "../../../lib/cn";
+
+const sizes = {
+  sm: "size-8 rounded-lg text-sm",
+  md: "size-12 rounded-xl text-lg",
+  lg: "size-16 rounded-2xl text-2xl",
+  xl: "size-24 rounded-3xl text-4xl",
+};
+
+/** A community's icon, or its first letter on a warm tile. Decorative: the name is always shown beside it. */
+export function CommunityIcon({
+  src,
+  name,
+  size = "md",
+  className,
+}: {
+  src: string | null | undefined;
+  name: string;
+  size?: keyof typeof sizes;
+  className?: string;
+}) {
+  const [failed, setFailed] = useState<string | null>(null);
+  const showImage = Boolean(src) && failed !== src;
+  return (
+    <span
+      className={cn(
+        "relative inline-flex shrink-0 items-center justify-center overflow-hidden bg-gradient-to-br from-brand-600 to-brand-800 font-bold text-white",
+        sizes[size],
+        className,
+      )}
+      aria-hidden="true"
+    >
+      {showImage ? (
+        <img src={src!} alt="" className="size-full bg-white object-cover" onError={() => setFailed(src!)} />
+      ) : (
+        <span>{name.trim().charAt(0).toUpperCase() || "?"}</span>
+      )}
+    </span>
+  );
+}
