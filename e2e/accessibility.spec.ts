@@ -1,14 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
-import { type Page, expect, test } from "@playwright/test";
-import { DEMO, expectSignedIn, header, logIn, openUserMenuItem } from "./helpers";
-
-async function expectNoViolations(page: Page, what: string) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const summary = results.violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).join("\n  ")}`,
-  );
-  expect(summary, `axe violations on ${what}`).toEqual([]);
-}
+import { expect, test } from "@playwright/test";
+import { DEMO, expectNoViolations, expectSignedIn, header, logIn, openUserMenuItem } from "./helpers";
 
 test("home, auth dialog, reset page and a public profile have no WCAG A/AA violations", async ({ page }) => {
   await page.goto("/");

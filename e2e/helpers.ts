@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
 import { type Page, expect } from "@playwright/test";
 
 export const BASE_URL = "http://localhost:3999";
@@ -113,4 +114,13 @@ export async function openUserMenuItem(page: Page, item: "View profile" | "Edit 
 export async function signOut(page: Page) {
   await openUserMenuItem(page, "Sign out");
   await expect(header(page).getByRole("button", { name: "Log in" })).toBeVisible();
+}
+
+/** Fails with a readable list when axe finds WCAG 2.1 A/AA violations on the page as it is now. */
+export async function expectNoViolations(page: Page, what: string) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const summary = results.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).join("\n  ")}`,
+  );
+  expect(summary, `axe violations on ${what}`).toEqual([]);
 }
