@@ -141,3 +141,31 @@ export function firstLink(text: string): string {
   if (!m) throw new Error(`no link in ${text}`);
   return m[0];
 }
+
+/** A multipart/form-data body with one file in the field `file`. */
+export function multipart(filename: string, contentType: string, data: Buffer) {
+  const boundary = "----hearthtest" + Math.random().toString(16).slice(2);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return { payload: Buffer.concat([head, data, tail]), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** Uploads one file as multipart to a URL, the way the web client does. */
+export async function upload(
+  t: TestApp,
+  url: string,
+  cookie: string | undefined,
+  file: { name: string; type: string; data: Buffer },
+) {
+  const body = multipart(file.name, file.type, file.data);
+  const res = await t.app.inject({
+    method: "POST",
+    url,
+    headers: { origin: ORIGIN, "content-type": body.contentType, ...(cookie ? { cookie } : {}) },
+    payload: body.payload,
+  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return { status: res.statusCode, body: JSON.parse(res.body || "null") as any };
+}

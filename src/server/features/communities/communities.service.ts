@@ -136,7 +136,9 @@ export async function createCommunity({ ctx, viewer, name }: { ctx: AppContext; 
             creatorImage: profile?.avatar_url ?? null,
           })
           .returning({ id: communities.id, slug: communities.slug });
-        await tx.insert(communityMembers).values({ communityId: row.id, userId: viewer.id, role: "owner" });
+        await tx
+          .insert(communityMembers)
+          .values({ communityId: row.id, userId: viewer.id, role: "owner", lastActiveAt: new Date() });
         return row;
       });
     } catch (err) {

@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "../../../shared/messages";
-import { api, createTestApp, signedInUser, type TestApp } from "../../test/harness";
+import { api, createTestApp, multipart, signedInUser, type TestApp } from "../../test/harness";
 
 let t: TestApp;
 let http: ReturnType<typeof api>;
@@ -10,15 +10,6 @@ beforeAll(async () => {
   http = api(t.app);
 });
 afterAll(() => t.close());
-
-function multipart(filename: string, contentType: string, data: Buffer) {
-  const boundary = "----hearthtest" + Math.random().toString(16).slice(2);
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`,
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { payload: Buffer.concat([head, data, tail]), contentType: `multipart/form-data; boundary=${boundary}` };
-}
 
 async function uploadAvatar(cookie: string, filename: string, type: string, data: Buffer) {
   const body = multipart(filename, type, data);
