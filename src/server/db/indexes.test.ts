@@ -50,6 +50,16 @@ const QUERIES: [string, string, string][] = [
     "SELECT community_id FROM community_members WHERE user_id = 'u' ORDER BY joined_at DESC",
   ],
   [
+    "directory, a later page (keyset)",
+    "communities_directory_idx",
+    `SELECT id FROM communities WHERE visibility = 'public' AND member_count <= 50 AND (member_count < 50 OR id > ${U}) ORDER BY member_count DESC, id LIMIT 25`,
+  ],
+  [
+    "members table, a later page (keyset)",
+    "community_members_joined_idx",
+    `SELECT user_id FROM community_members WHERE community_id = ${U} AND (joined_at, user_id) > (now(), 'u') ORDER BY joined_at, user_id LIMIT 51`,
+  ],
+  [
     "admins of a community",
     "community_members_role_idx",
     `SELECT user_id FROM community_members WHERE community_id = ${U} AND role = 'admin'`,
@@ -117,6 +127,25 @@ describe("indexes serve the spec's queries", () => {
     } finally {
       await client.query("RESET enable_seqscan");
       await client.query("RESET enable_bitmapscan");
+      client.release();
+    }
+  });
+});
+
+describe("keyword search", () => {
+  it("uses the trigram index on name and description", async () => {
+    const client = await t.database.pool.connect();
+    try {
+      // A GIN index is read through a bitmap scan: forbid the other paths to see that it can serve the query.
+      await client.query("SET enable_seqscan = off");
+      await client.query("SET enable_indexscan = off");
+      const res = await client.query(
+        `EXPLAIN (FORMAT JSON) SELECT id FROM communities WHERE (name || ' ' || description) ILIKE '%pottery%'`,
+      );
+      expect(JSON.stringify(res.rows[0]["QUERY PLAN"])).toContain('"Index Name":"communities_search_idx"');
+    } finally {
+      await client.query("RESET enable_seqscan");
+      await client.query("RESET enable_indexscan");
       client.release();
     }
   });
