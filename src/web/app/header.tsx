@@ -23,7 +23,7 @@ export function useCreateCommunity() {
   const navigate = useNavigate();
   return () => {
     if (me.data?.user) navigate("/create");
-    else openAuthDialog({ mode: "login", redirect: "/create", message: "Log in to create your community." });
+    else openAuthDialog({ mode: "login", redirect: "/create", message: "Please sign in to create a community" });
   };
 }
 

@@ -1,11 +1,9 @@
 import { useParams } from "react-router";
+import { InvitePage } from "../../features/invites";
 
-/** /invite/:inviteCode — the invite screen (being built). */
+/** /invite/:inviteCode — the invite screen. */
 export function InviteRoute() {
   const { inviteCode = "" } = useParams();
-  return (
-    <main id="main" className="mx-auto max-w-6xl px-4 py-10">
-      {inviteCode}
-    </main>
-  );
+  // A new code is a new invitation: nothing of the previous one (a failed accept) carries over.
+  return <InvitePage key={inviteCode} inviteCode={inviteCode} />;
 }

@@ -1,3 +1,17 @@
 export { communityQueryKeys, communityQueryOptions, fetchCommunity, useCommunity } from "./api/get-community";
 export type { CommunityView } from "./api/get-community";
 export { CommunityIcon } from "./components/community-icon";
+export {
+  DIRECTORY_PAGE_SIZE,
+  directoryQueryOptions,
+  directoryQueryRoot,
+  fetchDirectoryPage,
+  useDirectory,
+} from "./api/list-directory";
+export type { DirectoryCard, DirectoryFilters, DirectoryPage } from "./api/list-directory";
+export { createCommunity, useCreateCommunityMutation } from "./api/create-community";
+export { CategoryChips } from "./components/category-chips";
+export { CommunityCard, CommunityCardSkeleton, CommunityCover, memberCountText } from "./components/community-card";
+export { CreateCommunityDialog } from "./components/create-community-dialog";
+export { Directory, NoCommunities } from "./components/directory";
+export { DirectorySearch } from "./components/directory-search";

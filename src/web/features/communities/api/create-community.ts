@@ -1,0 +1,17 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { api, unwrap } from "../../../lib/api";
+import type { paths } from "../../../lib/api-types";
+import { directoryQueryRoot } from "./list-directory";
+
+export type CreateCommunityInput = paths["/api/communities"]["post"]["requestBody"]["content"]["application/json"];
+
+export const createCommunity = (body: CreateCommunityInput) => unwrap(api.POST("/api/communities", { body }));
+
+/** Creates a community (the caller becomes its owner); every directory list is refreshed. */
+export function useCreateCommunityMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createCommunity,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: directoryQueryRoot }),
+  });
+}

@@ -1,0 +1,42 @@
+import { Link } from "react-router";
+import { COMMUNITY_CATEGORIES } from "../../../../shared/communities";
+import { cn } from "../../../lib/cn";
+
+const CHIPS = [
+  { id: null, label: "All", path: "/" },
+  ...COMMUNITY_CATEGORIES.map((c) => ({ id: c.id, label: c.label, path: `/category/${encodeURIComponent(c.id)}` })),
+];
+
+/**
+ * The directory's category links (SPEC §2). A search in progress stays applied when the
+ * category changes, and the page keeps its scroll position.
+ */
+export function CategoryChips({ selected, q }: { selected: string | null; q: string }) {
+  const search = q ? `?${new URLSearchParams({ q })}` : "";
+  return (
+    <nav aria-label="Categories">
+      <ul className="flex flex-wrap justify-center gap-2">
+        {CHIPS.map((chip) => {
+          const active = chip.id === selected;
+          return (
+            <li key={chip.label}>
+              <Link
+                to={`${chip.path}${search}`}
+                preventScrollReset
+                aria-current={active ? "page" : undefined}
+                className={cn(
+                  "inline-flex h-9 items-center rounded-full px-4 text-sm font-semibold transition-colors",
+                  active
+                    ? "bg-stone-900 text-white shadow-sm"
+                    : "bg-white text-stone-700 ring-1 ring-stone-200 ring-inset hover:bg-stone-100 hover:text-stone-900",
+                )}
+              >
+                {chip.label}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
