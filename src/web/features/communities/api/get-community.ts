@@ -14,6 +14,12 @@ export const communityQueryKeys = {
   part: (communityId: string, part: string, ...rest: unknown[]) =>
     ["communities", "part", communityId, part, ...rest] as const,
   invite: (code: string) => ["communities", "invite", code] as const,
+  /** Prefix of every community detail query (by id or by slug). */
+  details: () => ["communities", "detail"] as const,
+  /** Prefix of every directory page. */
+  directories: () => ["communities", "directory"] as const,
+  /** The owner's dashboard and metrics figures. */
+  stats: (communityId: string) => ["communities", "part", communityId, "stats"] as const,
 };
 
 export const fetchCommunity = (idOrSlug: string) =>

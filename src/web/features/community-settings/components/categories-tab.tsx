@@ -1,0 +1,158 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Plus, Tags } from "lucide-react";
+import { useEffect, useMemo } from "react";
+import { useFieldArray, useForm, useWatch } from "react-hook-form";
+import { z } from "zod";
+import { COMMUNITY_LIMITS, postCategoriesSchema } from "../../../../shared/communities";
+import { Button } from "../../../components/ui/button";
+import { inputClasses } from "../../../components/ui/field";
+import { cn } from "../../../lib/cn";
+import { useFlashMessage } from "../../../lib/use-flash-message";
+import type { CommunityView } from "../../communities";
+import { useReplacePostCategories } from "../api/replace-post-categories";
+import { ListRowActions } from "./list-row-actions";
+import { Counter, PanelBody, PanelHeader, SaveBar, type SettingsTabProps } from "./settings-panel";
+
+const item = postCategoriesSchema.shape.categories.element.shape;
+// `cid`, not `id`: useFieldArray keeps its own row key in `id`.
+const categoriesFormSchema = z.object({
+  categories: z
+    .array(z.object({ cid: z.string().optional(), name: item.name, emoji: item.emoji }))
+    .max(COMMUNITY_LIMITS.categoriesMax, `At most ${COMMUNITY_LIMITS.categoriesMax} categories`),
+});
+type CategoriesInput = z.input<typeof categoriesFormSchema>;
+type CategoriesOutput = z.output<typeof categoriesFormSchema>;
+
+const toValues = (categories: CommunityView["post_categories"]): CategoriesInput => ({
+  categories: categories.map((c) => ({ cid: c.id, name: c.name, emoji: c.emoji })),
+});
+
+/** Post categories: add, rename, pick an emoji, reorder, delete; saved together in list order. */
+export function CategoriesTab({ community, onDirtyChange }: SettingsTabProps) {
+  const save = useReplacePostCategories(community.id);
+  const flash = useFlashMessage();
+  const values = useMemo(() => toValues(community.post_categories), [community.post_categories]);
+  const {
+    register,
+    control,
+    handleSubmit,
+    reset,
+    setFocus,
+    formState: { errors, isDirty },
+  } = useForm<CategoriesInput, unknown, CategoriesOutput>({
+    resolver: zodResolver(categoriesFormSchema),
+    values,
+    resetOptions: { keepDirtyValues: true },
+  });
+  const { fields, append, remove, move } = useFieldArray({ control, name: "categories" });
+  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
+  const watched = useWatch({ control, name: "categories" }) ?? [];
+  const full = fields.length >= COMMUNITY_LIMITS.categoriesMax;
+
+  const onSubmit = handleSubmit(async (form) => {
+    flash.clear();
+    save.reset();
+    try {
+      const saved = await save.mutateAsync(
+        form.categories.map((c) => ({ ...(c.cid ? { id: c.cid } : {}), name: c.name, emoji: c.emoji })),
+      );
+      reset(toValues(saved));
+      flash.show("Categories saved.");
+    } catch {
+      // shown by the save bar
+    }
+  });
+
+  const onAdd = () => {
+    append({ name: "", emoji: "💬" }, { shouldFocus: false });
+    // Focus the new name, not its emoji.
+    window.setTimeout(() => setFocus(`categories.${fields.length}.name`), 0);
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex min-h-full flex-col">
+      <PanelBody>
+        <PanelHeader
+          title="Categories"
+          description="Members file their posts under these. The feed shows them as tabs after 'All posts', in this order."
+          aside={<Counter value={fields.length} max={COMMUNITY_LIMITS.categoriesMax} />}
+        />
+
+        <div className="flex flex-wrap gap-2" aria-label="Preview of the category tabs" role="group">
+          <span className="rounded-full bg-stone-900 px-3 py-1 text-sm font-medium text-white">All posts</span>
+          {watched
+            .filter((c) => c.name.trim())
+            .map((c, index) => (
+              <span
+                key={index}
+                className="rounded-full bg-white px-3 py-1 text-sm font-medium text-stone-700 ring-1 ring-stone-200"
+              >
+                {c.emoji && <span className="mr-1">{c.emoji}</span>}
+                {c.name}
+              </span>
+            ))}
+        </div>
+
+        {fields.length === 0 ? (
+          <div className="flex flex-col items-center rounded-xl border border-dashed border-stone-300 bg-white px-6 py-10 text-center">
+            <Tags className="size-8 text-stone-400" aria-hidden="true" />
+            <p className="mt-3 font-semibold text-stone-900">No categories yet</p>
+            <p className="mt-1 max-w-sm text-sm text-stone-600">
+              Without categories every post appears under All posts. Add a few, such as Introductions or Wins.
+            </p>
+          </div>
+        ) : (
+          <ol className="space-y-2">
+            {fields.map((field, index) => {
+              const error = errors.categories?.[index];
+              const label = watched[index]?.name.trim() || `category ${index + 1}`;
+              return (
+                <li key={field.id} className="rounded-xl border border-stone-200 bg-white p-2 shadow-xs">
+                  <div className="flex items-center gap-2">
+                    <input
+                      className={cn(inputClasses, "h-10 w-12 shrink-0 px-0 text-center text-lg")}
+                      aria-label={`Emoji for category ${index + 1}`}
+                      maxLength={16}
+                      {...register(`categories.${index}.emoji`)}
+                    />
+                    <input
+                      className={cn(inputClasses, "h-10 min-w-0 flex-1")}
+                      aria-label={`Category ${index + 1} name`}
+                      placeholder="Category name"
+                      maxLength={COMMUNITY_LIMITS.categoryNameMax}
+                      aria-invalid={error?.name ? true : undefined}
+                      {...register(`categories.${index}.name`)}
+                    />
+                    <ListRowActions what={label} index={index} count={fields.length} onMove={move} onRemove={remove} />
+                  </div>
+                  {(error?.name || error?.emoji) && (
+                    <p className="mt-1.5 px-1 text-sm text-red-700">{error.name?.message ?? error.emoji?.message}</p>
+                  )}
+                </li>
+              );
+            })}
+          </ol>
+        )}
+        {errors.categories?.root?.message && <p className="text-sm text-red-700">{errors.categories.root.message}</p>}
+        <div className="flex flex-wrap items-center gap-3">
+          <Button variant="secondary" onClick={onAdd} disabled={full}>
+            <Plus className="size-4" aria-hidden="true" />
+            Add category
+          </Button>
+          <p className="text-sm text-stone-600">Posts in a removed category stay, under All posts.</p>
+        </div>
+      </PanelBody>
+      <SaveBar
+        pending={save.isPending}
+        dirty={isDirty}
+        error={save.error}
+        success={flash.message}
+        label="Save categories"
+        onDiscard={() => {
+          save.reset();
+          reset(values);
+        }}
+      />
+    </form>
+  );
+}

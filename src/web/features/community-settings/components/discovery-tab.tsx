@@ -1,0 +1,146 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Globe, Lock } from "lucide-react";
+import { useEffect, useMemo } from "react";
+import { Controller, useForm, useWatch } from "react-hook-form";
+import { z } from "zod";
+import { COMMUNITY_CATEGORIES, COMMUNITY_LIMITS, updateCommunitySchema } from "../../../../shared/communities";
+import { Field, TextField } from "../../../components/ui/field";
+import { Select } from "../../../components/ui/select";
+import { useFlashMessage } from "../../../lib/use-flash-message";
+import type { CommunityView } from "../../communities";
+import { useUpdateCommunity } from "../api/update-community";
+import { ChoiceCards } from "./choice-cards";
+import { Counter, PanelBody, PanelHeader, SaveBar, type SettingsTabProps } from "./settings-panel";
+
+const shape = updateCommunitySchema.shape;
+const discoverySchema = z.object({
+  visibility: shape.visibility.unwrap(),
+  category: shape.category.unwrap(),
+  tagline: shape.tagline.unwrap(),
+});
+type DiscoveryInput = z.input<typeof discoverySchema>;
+type DiscoveryOutput = z.output<typeof discoverySchema>;
+
+/** Radix Select has no empty value: "none" stands for no category. */
+const NO_CATEGORY = "none";
+const CATEGORY_OPTIONS = [
+  { value: NO_CATEGORY, label: "No category" },
+  ...COMMUNITY_CATEGORIES.map((c) => ({ value: c.id, label: c.label })),
+];
+
+const toValues = (c: CommunityView): DiscoveryInput => ({
+  visibility: c.visibility,
+  category: (c.category as DiscoveryInput["category"]) ?? null,
+  tagline: c.tagline,
+});
+
+/** How people find the community: public or private, its directory category, and a tagline. */
+export function DiscoveryTab({ community, onDirtyChange }: SettingsTabProps) {
+  const update = useUpdateCommunity(community.id);
+  const flash = useFlashMessage();
+  const values = useMemo(() => toValues(community), [community]);
+  const {
+    register,
+    control,
+    handleSubmit,
+    reset,
+    formState: { errors, isDirty, dirtyFields },
+  } = useForm<DiscoveryInput, unknown, DiscoveryOutput>({
+    resolver: zodResolver(discoverySchema),
+    values,
+    resetOptions: { keepDirtyValues: true },
+  });
+  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
+  const tagline = useWatch({ control, name: "tagline" }) ?? "";
+
+  const onSubmit = handleSubmit(async (form) => {
+    flash.clear();
+    update.reset();
+    try {
+      const saved = await update.mutateAsync({
+        ...(dirtyFields.visibility ? { visibility: form.visibility } : {}),
+        ...(dirtyFields.category ? { category: form.category } : {}),
+        ...(dirtyFields.tagline ? { tagline: form.tagline } : {}),
+      });
+      reset(toValues(saved));
+      flash.show("Discovery settings saved.");
+    } catch {
+      // shown by the save bar
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex min-h-full flex-col">
+      <PanelBody>
+        <PanelHeader title="Discovery" description="Decide who can find your community and how it is listed." />
+        <Controller
+          control={control}
+          name="visibility"
+          render={({ field }) => (
+            <ChoiceCards
+              legend="Visibility"
+              name="community-visibility"
+              value={field.value}
+              onChange={field.onChange}
+              choices={[
+                {
+                  value: "public",
+                  label: "Public",
+                  description: "Listed in the directory. Anyone can see it and join.",
+                  icon: <Globe />,
+                },
+                {
+                  value: "private",
+                  label: "Private",
+                  description: "Hidden from the directory. People join with your invite link.",
+                  icon: <Lock />,
+                },
+              ]}
+            />
+          )}
+        />
+        <div className="grid gap-5 sm:grid-cols-2">
+          <Controller
+            control={control}
+            name="category"
+            render={({ field }) => (
+              <Field
+                label="Directory category"
+                hint="Where public communities appear on the home page."
+                error={errors.category?.message}
+              >
+                {(ids) => (
+                  <Select
+                    {...ids}
+                    value={field.value ?? NO_CATEGORY}
+                    onValueChange={(value) => field.onChange(value === NO_CATEGORY ? null : value)}
+                    options={CATEGORY_OPTIONS}
+                  />
+                )}
+              </Field>
+            )}
+          />
+        </div>
+        <TextField
+          label="Tagline"
+          placeholder="One line that sums up your community"
+          maxLength={COMMUNITY_LIMITS.taglineMax}
+          hint="Shown under the name on your community's card."
+          error={errors.tagline?.message}
+          aside={<Counter value={tagline.length} max={COMMUNITY_LIMITS.taglineMax} />}
+          {...register("tagline")}
+        />
+      </PanelBody>
+      <SaveBar
+        pending={update.isPending}
+        dirty={isDirty}
+        error={update.error}
+        success={flash.message}
+        onDiscard={() => {
+          update.reset();
+          reset(values);
+        }}
+      />
+    </form>
+  );
+}

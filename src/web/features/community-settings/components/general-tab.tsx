@@ -1,0 +1,107 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useEffect, useMemo } from "react";
+import { useForm, useWatch } from "react-hook-form";
+import { z } from "zod";
+import { communityNameSchema, updateCommunitySchema } from "../../../../shared/communities";
+import { LIMITS } from "../../../../shared/limits";
+import { TextareaField, TextField } from "../../../components/ui/field";
+import { useFlashMessage } from "../../../lib/use-flash-message";
+import type { CommunityView } from "../../communities";
+import { useUpdateCommunity } from "../api/update-community";
+import { DangerZone } from "./danger-zone";
+import { ImageUpload } from "./image-upload";
+import { Counter, PanelBody, PanelHeader, PanelSection, SaveBar, type SettingsTabProps } from "./settings-panel";
+
+const generalSchema = z.object({
+  name: communityNameSchema,
+  description: updateCommunitySchema.shape.description.unwrap(),
+});
+type GeneralInput = z.input<typeof generalSchema>;
+type GeneralOutput = z.output<typeof generalSchema>;
+
+const toValues = (c: CommunityView): GeneralInput => ({ name: c.name, description: c.description });
+
+/** Name, description, icon and cover (SPEC §2, §5); the owner's danger zone. */
+export function GeneralTab({ community, onDirtyChange }: SettingsTabProps) {
+  const update = useUpdateCommunity(community.id);
+  const flash = useFlashMessage();
+  const values = useMemo(() => toValues(community), [community]);
+  const {
+    register,
+    control,
+    handleSubmit,
+    reset,
+    formState: { errors, isDirty, dirtyFields },
+  } = useForm<GeneralInput, unknown, GeneralOutput>({
+    resolver: zodResolver(generalSchema),
+    values,
+    resetOptions: { keepDirtyValues: true },
+  });
+  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
+  const name = useWatch({ control, name: "name" }) ?? "";
+  const description = useWatch({ control, name: "description" }) ?? "";
+
+  const onSubmit = handleSubmit(async (form) => {
+    flash.clear();
+    update.reset();
+    const changes: Partial<GeneralOutput> = {};
+    if (dirtyFields.name) changes.name = form.name;
+    if (dirtyFields.description) changes.description = form.description;
+    try {
+      const saved = await update.mutateAsync(changes);
+      reset(toValues(saved));
+      flash.show("Settings saved.");
+    } catch {
+      // shown by the save bar
+    }
+  });
+
+  const canDelete = community.viewer.permissions.includes("delete_community");
+
+  return (
+    <div className="flex min-h-full flex-col">
+      <form onSubmit={onSubmit} noValidate className="flex flex-col">
+        <PanelBody>
+          <PanelHeader title="General" description="How your community introduces itself." />
+          <TextField
+            label="Community name"
+            maxLength={LIMITS.communityNameMax}
+            autoComplete="off"
+            error={errors.name?.message}
+            aside={<Counter value={name.length} max={LIMITS.communityNameMax} />}
+            {...register("name")}
+          />
+          <TextareaField
+            label="Description"
+            rows={3}
+            maxLength={LIMITS.communityDescriptionMax}
+            placeholder="What is your community about, and who is it for?"
+            hint="Shown on your community page, in the directory and on invite links."
+            error={errors.description?.message}
+            aside={<Counter value={description.length} max={LIMITS.communityDescriptionMax} />}
+            {...register("description")}
+          />
+        </PanelBody>
+        <SaveBar
+          pending={update.isPending}
+          dirty={isDirty}
+          error={update.error}
+          success={flash.message}
+          onDiscard={() => {
+            update.reset();
+            reset(values);
+          }}
+        />
+      </form>
+      <PanelBody className="border-t border-stone-200 bg-stone-50/60">
+        <PanelSection title="Icon" description="A square SVG, shown beside your community's name everywhere.">
+          <ImageUpload community={community} kind="icon" />
+        </PanelSection>
+        <PanelSection title="Cover image" description="The banner at the top of your community page.">
+          <ImageUpload community={community} kind="cover" />
+        </PanelSection>
+        {canDelete && <DangerZone community={community} />}
+      </PanelBody>
+    </div>
+  );
+}

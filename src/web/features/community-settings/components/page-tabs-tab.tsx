@@ -1,0 +1,92 @@
+import { useEffect, useMemo } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { SwitchRow } from "../../../components/ui/switch";
+import { useFlashMessage } from "../../../lib/use-flash-message";
+import type { CommunityView } from "../../communities";
+import { useUpdateCommunity } from "../api/update-community";
+import { PanelBody, PanelHeader, SaveBar, type SettingsTabProps } from "./settings-panel";
+
+const PAGE_TABS = [
+  { name: "show_classroom", label: "Classroom", description: "Courses with modules and video lessons." },
+  { name: "show_calendar", label: "Calendar", description: "Events and live sessions." },
+  { name: "show_map", label: "Map", description: "Where your members are in the world." },
+  { name: "show_leaderboards", label: "Leaderboards", description: "The most active members." },
+  { name: "show_about", label: "About", description: "Your description, rules and the creator." },
+] as const;
+
+type PageTabsInput = Record<(typeof PAGE_TABS)[number]["name"], boolean>;
+
+const toValues = (c: CommunityView): PageTabsInput => ({
+  show_classroom: c.show_classroom,
+  show_calendar: c.show_calendar,
+  show_map: c.show_map,
+  show_leaderboards: c.show_leaderboards,
+  show_about: c.show_about,
+});
+
+/** Which tabs members see on the community page. */
+export function PageTabsTab({ community, onDirtyChange }: SettingsTabProps) {
+  const update = useUpdateCommunity(community.id);
+  const flash = useFlashMessage();
+  const values = useMemo(() => toValues(community), [community]);
+  const {
+    control,
+    handleSubmit,
+    reset,
+    formState: { isDirty, dirtyFields },
+  } = useForm<PageTabsInput>({ values, resetOptions: { keepDirtyValues: true } });
+  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
+
+  const onSubmit = handleSubmit(async (form) => {
+    flash.clear();
+    update.reset();
+    const changes = Object.fromEntries(
+      (Object.keys(dirtyFields) as (keyof PageTabsInput)[]).map((key) => [key, form[key]]),
+    );
+    try {
+      const saved = await update.mutateAsync(changes);
+      reset(toValues(saved));
+      flash.show("Tabs saved.");
+    } catch {
+      // shown by the save bar
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex min-h-full flex-col">
+      <PanelBody>
+        <PanelHeader
+          title="Tabs"
+          description="Choose the tabs members see on your community page. Community and Members are always there."
+        />
+        <div className="divide-y divide-stone-200 rounded-xl border border-stone-200 bg-white px-4">
+          {PAGE_TABS.map((tab) => (
+            <Controller
+              key={tab.name}
+              control={control}
+              name={tab.name}
+              render={({ field }) => (
+                <SwitchRow
+                  label={tab.label}
+                  description={tab.description}
+                  checked={field.value}
+                  onCheckedChange={field.onChange}
+                />
+              )}
+            />
+          ))}
+        </div>
+      </PanelBody>
+      <SaveBar
+        pending={update.isPending}
+        dirty={isDirty}
+        error={update.error}
+        success={flash.message}
+        onDiscard={() => {
+          update.reset();
+          reset(values);
+        }}
+      />
+    </form>
+  );
+}

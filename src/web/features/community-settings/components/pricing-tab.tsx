@@ -1,0 +1,136 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Gift, Wallet } from "lucide-react";
+import { useEffect, useMemo } from "react";
+import { Controller, useForm, useWatch } from "react-hook-form";
+import { z } from "zod";
+import { priceText, updateCommunitySchema } from "../../../../shared/communities";
+import { MSG } from "../../../../shared/messages";
+import { Field, inputClasses } from "../../../components/ui/field";
+import { FormMessage } from "../../../components/ui/form-message";
+import { cn } from "../../../lib/cn";
+import { useFlashMessage } from "../../../lib/use-flash-message";
+import type { CommunityView } from "../../communities";
+import { useUpdateCommunity } from "../api/update-community";
+import { ChoiceCards } from "./choice-cards";
+import { PanelBody, PanelHeader, SaveBar, type SettingsTabProps } from "./settings-panel";
+
+const PAID_NEEDS_PRICE = "A paid community needs a monthly price above 0";
+
+const priceSchema = updateCommunitySchema.shape.price.unwrap();
+/** The price matters only for a paid community; a free one saves without it. */
+const pricingSchema = z
+  .object({ type: z.enum(["free", "paid"]), price: z.union([z.number(), z.nan()]) })
+  .superRefine((value, ctx) => {
+    if (value.type !== "paid") return;
+    const problem = Number.isNaN(value.price)
+      ? "Please enter a monthly price"
+      : (priceSchema.safeParse(value.price).error?.issues[0]?.message ?? (value.price <= 0 ? PAID_NEEDS_PRICE : null));
+    if (problem) ctx.addIssue({ code: "custom", path: ["price"], message: problem });
+  });
+type PricingInput = z.infer<typeof pricingSchema>;
+
+const toValues = (c: CommunityView): PricingInput => ({ type: c.type, price: c.price });
+
+/** Free or paid with a monthly price (payment itself is simulated, SPEC §4). */
+export function PricingTab({ community, onDirtyChange }: SettingsTabProps) {
+  const update = useUpdateCommunity(community.id);
+  const flash = useFlashMessage();
+  const values = useMemo(() => toValues(community), [community]);
+  const {
+    register,
+    control,
+    handleSubmit,
+    reset,
+    formState: { errors, isDirty },
+  } = useForm<PricingInput>({
+    resolver: zodResolver(pricingSchema),
+    values,
+    resetOptions: { keepDirtyValues: true },
+  });
+  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
+  const type = useWatch({ control, name: "type" });
+
+  const onSubmit = handleSubmit(async (form) => {
+    flash.clear();
+    update.reset();
+    try {
+      const saved = await update.mutateAsync(
+        form.type === "free" ? { type: "free" } : { type: "paid", price: Number(form.price) },
+      );
+      reset(toValues(saved));
+      flash.show(`Pricing saved: ${priceText(saved.type, saved.price)}.`);
+    } catch {
+      // shown by the save bar
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex min-h-full flex-col">
+      <PanelBody>
+        <PanelHeader title="Pricing" description="Choose whether members join for free or for a monthly fee." />
+        <Controller
+          control={control}
+          name="type"
+          render={({ field }) => (
+            <ChoiceCards
+              legend="Membership"
+              name="community-type"
+              value={field.value}
+              onChange={field.onChange}
+              choices={[
+                { value: "free", label: "Free", description: "Anyone can join at no cost.", icon: <Gift /> },
+                {
+                  value: "paid",
+                  label: "Paid",
+                  description: "Members pay a monthly price, shown on your page.",
+                  icon: <Wallet />,
+                },
+              ]}
+            />
+          )}
+        />
+        {type === "paid" && (
+          <>
+            <Field
+              label="Monthly price (USD)"
+              error={errors.price?.message}
+              hint="Up to two decimals, for example 9.99."
+              className="max-w-xs"
+            >
+              {(ids) => (
+                <div className="relative">
+                  <span className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-sm text-stone-500">
+                    $
+                  </span>
+                  <input
+                    {...ids}
+                    type="number"
+                    inputMode="decimal"
+                    min={0.01}
+                    step={0.01}
+                    className={cn(inputClasses, "h-10 pr-20 pl-7 tabular-nums")}
+                    {...register("price", { valueAsNumber: true })}
+                  />
+                  <span className="pointer-events-none absolute inset-y-0 right-3 flex items-center text-sm text-stone-500">
+                    per month
+                  </span>
+                </div>
+              )}
+            </Field>
+            <FormMessage tone="info">{MSG.paymentComingSoon}</FormMessage>
+          </>
+        )}
+      </PanelBody>
+      <SaveBar
+        pending={update.isPending}
+        dirty={isDirty}
+        error={update.error}
+        success={flash.message}
+        onDiscard={() => {
+          update.reset();
+          reset(values);
+        }}
+      />
+    </form>
+  );
+}

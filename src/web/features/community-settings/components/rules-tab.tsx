@@ -1,0 +1,162 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Plus, ScrollText } from "lucide-react";
+import { useEffect, useMemo } from "react";
+import { Controller, useFieldArray, useForm } from "react-hook-form";
+import { z } from "zod";
+import { COMMUNITY_LIMITS, updateCommunitySchema } from "../../../../shared/communities";
+import { Button } from "../../../components/ui/button";
+import { inputClasses } from "../../../components/ui/field";
+import { SwitchRow } from "../../../components/ui/switch";
+import { cn } from "../../../lib/cn";
+import { useFlashMessage } from "../../../lib/use-flash-message";
+import type { CommunityView } from "../../communities";
+import { useUpdateCommunity } from "../api/update-community";
+import { ListRowActions } from "./list-row-actions";
+import { Counter, PanelBody, PanelHeader, PanelSection, SaveBar, type SettingsTabProps } from "./settings-panel";
+
+const ruleSchema = updateCommunitySchema.shape.rules.unwrap().element;
+// Rows are objects: useFieldArray tracks objects, not strings.
+const rulesFormSchema = z.object({
+  rules: z
+    .array(z.object({ text: ruleSchema }))
+    .max(COMMUNITY_LIMITS.rulesMax, `At most ${COMMUNITY_LIMITS.rulesMax} rules`),
+  moderation_enabled: z.boolean(),
+});
+type RulesInput = z.input<typeof rulesFormSchema>;
+type RulesOutput = z.output<typeof rulesFormSchema>;
+
+const toValues = (c: CommunityView): RulesInput => ({
+  rules: c.rules.map((text) => ({ text })),
+  moderation_enabled: c.moderation_enabled,
+});
+
+/** Up to 10 community rules, in order, and whether members' posts wait for approval. */
+export function RulesTab({ community, onDirtyChange }: SettingsTabProps) {
+  const update = useUpdateCommunity(community.id);
+  const flash = useFlashMessage();
+  const values = useMemo(() => toValues(community), [community]);
+  const {
+    register,
+    control,
+    handleSubmit,
+    reset,
+    setFocus,
+    formState: { errors, isDirty, dirtyFields },
+  } = useForm<RulesInput, unknown, RulesOutput>({
+    resolver: zodResolver(rulesFormSchema),
+    values,
+    resetOptions: { keepDirtyValues: true },
+  });
+  const { fields, append, remove, move } = useFieldArray({ control, name: "rules" });
+  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
+  const full = fields.length >= COMMUNITY_LIMITS.rulesMax;
+
+  const onSubmit = handleSubmit(async (form) => {
+    flash.clear();
+    update.reset();
+    try {
+      const saved = await update.mutateAsync({
+        rules: form.rules.map((r) => r.text),
+        ...(dirtyFields.moderation_enabled ? { moderation_enabled: form.moderation_enabled } : {}),
+      });
+      reset(toValues(saved));
+      flash.show("Rules saved.");
+    } catch {
+      // shown by the save bar
+    }
+  });
+
+  const onAdd = () => {
+    append({ text: "" }, { shouldFocus: false });
+    window.setTimeout(() => setFocus(`rules.${fields.length}.text`), 0);
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex min-h-full flex-col">
+      <PanelBody>
+        <PanelHeader
+          title="Rules"
+          description="Shown on the About tab. Keep them short and clear."
+          aside={<Counter value={fields.length} max={COMMUNITY_LIMITS.rulesMax} />}
+        />
+        {fields.length === 0 ? (
+          <div className="flex flex-col items-center rounded-xl border border-dashed border-stone-300 bg-white px-6 py-10 text-center">
+            <ScrollText className="size-8 text-stone-400" aria-hidden="true" />
+            <p className="mt-3 font-semibold text-stone-900">No rules yet</p>
+            <p className="mt-1 max-w-sm text-sm text-stone-600">
+              A few rules, such as "Be kind" or "No spam", tell newcomers what this place is about.
+            </p>
+          </div>
+        ) : (
+          <ol className="space-y-2">
+            {fields.map((field, index) => {
+              const error = errors.rules?.[index]?.text?.message;
+              return (
+                <li key={field.id} className="rounded-xl border border-stone-200 bg-white p-2 shadow-xs">
+                  <div className="flex items-start gap-2">
+                    <span
+                      className="mt-2 flex size-6 shrink-0 items-center justify-center rounded-full bg-brand-50 text-xs font-bold text-brand-800 tabular-nums"
+                      aria-hidden="true"
+                    >
+                      {index + 1}
+                    </span>
+                    <textarea
+                      className={cn(inputClasses, "min-h-10 min-w-0 flex-1 resize-y py-2 leading-snug")}
+                      rows={1}
+                      aria-label={`Rule ${index + 1}`}
+                      placeholder="Be kind and respectful"
+                      maxLength={COMMUNITY_LIMITS.ruleMax}
+                      aria-invalid={error ? true : undefined}
+                      {...register(`rules.${index}.text`)}
+                    />
+                    <ListRowActions
+                      what={`rule ${index + 1}`}
+                      index={index}
+                      count={fields.length}
+                      onMove={move}
+                      onRemove={remove}
+                    />
+                  </div>
+                  {error && <p className="mt-1.5 pl-9 text-sm text-red-700">{error}</p>}
+                </li>
+              );
+            })}
+          </ol>
+        )}
+        {errors.rules?.root?.message && <p className="text-sm text-red-700">{errors.rules.root.message}</p>}
+        <Button variant="secondary" onClick={onAdd} disabled={full}>
+          <Plus className="size-4" aria-hidden="true" />
+          {full ? `${COMMUNITY_LIMITS.rulesMax} rules is the most` : "Add rule"}
+        </Button>
+
+        <PanelSection title="Moderation">
+          <div className="rounded-xl border border-stone-200 bg-white px-4">
+            <Controller
+              control={control}
+              name="moderation_enabled"
+              render={({ field }) => (
+                <SwitchRow
+                  label="Approve posts before they appear"
+                  description="New posts wait for an owner, admin or moderator to approve them. The creator's posts always appear at once."
+                  checked={field.value}
+                  onCheckedChange={field.onChange}
+                />
+              )}
+            />
+          </div>
+        </PanelSection>
+      </PanelBody>
+      <SaveBar
+        pending={update.isPending}
+        dirty={isDirty}
+        error={update.error}
+        success={flash.message}
+        label="Save rules"
+        onDiscard={() => {
+          update.reset();
+          reset(values);
+        }}
+      />
+    </form>
+  );
+}

@@ -1,0 +1,146 @@
+import type { ReactNode } from "react";
+import { MSG } from "../../../../shared/messages";
+import { Button } from "../../../components/ui/button";
+import { FormMessage } from "../../../components/ui/form-message";
+import { errorMessage } from "../../../lib/api";
+import { cn } from "../../../lib/cn";
+import type { CommunityView } from "../../communities";
+
+/** The text a failed save shows: the server's validation message when it is specific, else SPEC §8's. */
+export const saveErrorMessage = (error: unknown) =>
+  errorMessage(error, MSG.saveSettingsFailed, ["VALIDATION", "FORBIDDEN"]);
+
+/** The heading every settings tab opens with. */
+export function PanelHeader({
+  title,
+  description,
+  aside,
+}: {
+  title: string;
+  description?: ReactNode;
+  aside?: ReactNode;
+}) {
+  return (
+    <div className="flex flex-wrap items-start justify-between gap-3">
+      <div className="min-w-0">
+        <h3 className="text-lg font-bold tracking-tight text-stone-900">{title}</h3>
+        {description && <p className="mt-1 text-sm text-stone-600">{description}</p>}
+      </div>
+      {aside}
+    </div>
+  );
+}
+
+/** A titled block inside a tab. */
+export function PanelSection({
+  title,
+  description,
+  children,
+  className,
+}: {
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <section className={cn("space-y-3", className)}>
+      <div>
+        <h4 className="text-sm font-semibold text-stone-900">{title}</h4>
+        {description && <p className="mt-0.5 text-sm text-stone-600">{description}</p>}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+/** The body of a tab; its save bar stays in view at the bottom of the scrolling pane. */
+export function PanelBody({ children, className }: { children: ReactNode; className?: string }) {
+  return <div className={cn("flex-1 space-y-7 px-5 py-6 sm:px-8", className)}>{children}</div>;
+}
+
+/** Save button with the outcome beside it: the error, a success note that vanishes after 3 s, or "unsaved". */
+export function SaveBar({
+  pending,
+  dirty,
+  error,
+  success,
+  label = "Save changes",
+  disabled,
+  onDiscard,
+}: {
+  pending: boolean;
+  dirty: boolean;
+  error: unknown;
+  success: string | null;
+  label?: string;
+  disabled?: boolean;
+  onDiscard?: () => void;
+}) {
+  return (
+    <div className="sticky bottom-0 z-10 flex flex-col gap-3 border-t border-stone-200 bg-white/95 px-5 py-3.5 backdrop-blur sm:flex-row sm:items-center sm:justify-between sm:px-8">
+      <div className="min-w-0 flex-1" aria-live="polite">
+        {error ? (
+          <FormMessage tone="error" className="py-2">
+            {saveErrorMessage(error)}
+          </FormMessage>
+        ) : success ? (
+          <FormMessage tone="success" className="py-2">
+            {success}
+          </FormMessage>
+        ) : dirty ? (
+          <p className="text-sm text-stone-600">You have unsaved changes.</p>
+        ) : null}
+      </div>
+      <div className="flex shrink-0 gap-2 max-sm:[&>*]:flex-1">
+        {onDiscard && dirty && !pending && (
+          <Button variant="ghost" onClick={onDiscard}>
+            Discard
+          </Button>
+        )}
+        <Button type="submit" loading={pending} disabled={!dirty || disabled}>
+          {label}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** Figures: a big number with its label. */
+export function StatCard({
+  label,
+  value,
+  icon,
+  hint,
+}: {
+  label: string;
+  value: ReactNode;
+  icon?: ReactNode;
+  hint?: ReactNode;
+}) {
+  return (
+    <div className="rounded-xl border border-stone-200 bg-white p-4 shadow-xs">
+      <div className="flex items-center gap-2 text-sm font-medium text-stone-600">
+        {icon && <span className="text-brand-700 [&_svg]:size-4">{icon}</span>}
+        {label}
+      </div>
+      <div className="mt-2 text-2xl font-bold tracking-tight text-stone-900 tabular-nums">{value}</div>
+      {hint && <div className="mt-0.5 text-xs text-stone-600">{hint}</div>}
+    </div>
+  );
+}
+
+/** "12/30" beside a field; red at the limit. */
+export function Counter({ value, max }: { value: number; max: number }) {
+  return (
+    <span className={cn("text-sm tabular-nums", value >= max ? "text-red-700" : "text-stone-600")}>
+      {value}/{max}
+    </span>
+  );
+}
+
+export type SettingsTabProps = {
+  community: CommunityView;
+  /** Tells the dialog whether this tab holds unsaved changes (asked about on close). */
+  onDirtyChange: (dirty: boolean) => void;
+};
