@@ -1,11 +1,9 @@
 import { useParams } from "react-router";
+import { CommunityPage } from "../../features/community";
 
-/** /community/:communityId — the community page (being built). */
+/** /community/:communityId (id or slug) — the community page. */
 export function CommunityRoute() {
   const { communityId = "" } = useParams();
-  return (
-    <main id="main" className="mx-auto max-w-6xl px-4 py-10">
-      {communityId}
-    </main>
-  );
+  // A new key per community: tab, filters and dialogs start fresh when moving between communities.
+  return <CommunityPage key={communityId.toLowerCase()} idOrSlug={communityId} />;
 }

@@ -1,0 +1,120 @@
+import * as TabsPrimitive from "@radix-ui/react-tabs";
+import {
+  BookOpen,
+  Info,
+  type LucideIcon,
+  Map as MapIcon,
+  MessagesSquare,
+  ShieldCheck,
+  Trophy,
+  Users,
+} from "lucide-react";
+import { useCallback, useState } from "react";
+import { useSearchParams } from "react-router";
+import { isManager } from "../../../../shared/roles";
+import { TabsTrigger } from "../../../components/ui/tabs";
+import { type CommunityView, CommunityIcon } from "../../communities";
+import { CommunitySidebar } from "./community-sidebar";
+import { AboutTab } from "./tabs/about-tab";
+import { AdminTab } from "./tabs/admin-tab";
+import { CommunityTab } from "./tabs/community-tab";
+import { CoursesTab } from "./tabs/courses-tab";
+import { LeaderboardsTab } from "./tabs/leaderboards-tab";
+import { MapTab } from "./tabs/map-tab";
+import { MembersTab } from "./tabs/members-tab";
+
+export type HomeTab = "community" | "courses" | "members" | "map" | "leaderboards" | "about" | "admin";
+
+type TabDefinition = { id: HomeTab; label: string; icon: LucideIcon; shown: (c: CommunityView) => boolean };
+
+/** SPEC §2 tab order; each optional tab follows the community's show_* setting, Admin only for owner/admin. */
+const TABS: readonly TabDefinition[] = [
+  { id: "community", label: "Community", icon: MessagesSquare, shown: () => true },
+  { id: "courses", label: "Courses", icon: BookOpen, shown: (c) => c.show_classroom },
+  { id: "members", label: "Members", icon: Users, shown: () => true },
+  { id: "map", label: "Map", icon: MapIcon, shown: (c) => c.show_map },
+  { id: "leaderboards", label: "Leaderboards", icon: Trophy, shown: (c) => c.show_leaderboards },
+  { id: "about", label: "About", icon: Info, shown: (c) => c.show_about },
+  { id: "admin", label: "Admin", icon: ShieldCheck, shown: (c) => isManager(c.viewer.role) },
+];
+
+/** The selected tab lives in the URL (?tab=members), so it survives a reload and can be linked to. */
+export function useHomeTab(community: CommunityView) {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const tabs = TABS.filter((t) => t.shown(community));
+  const requested = searchParams.get("tab");
+  const current = tabs.find((t) => t.id === requested)?.id ?? "community";
+  const select = useCallback(
+    (tab: string) =>
+      setSearchParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          if (tab === "community") next.delete("tab");
+          else next.set("tab", tab);
+          return next;
+        },
+        { preventScrollReset: true },
+      ),
+    [setSearchParams],
+  );
+  return { tabs, current, select };
+}
+
+/** What a member sees: the tabs, the selected tab's content, and the sidebar card. */
+export function CommunityHome({ community: c }: { community: CommunityView }) {
+  const { tabs, current, select } = useHomeTab(c);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const label = tabs.find((t) => t.id === current)?.label ?? "Community";
+
+  return (
+    <main id="main">
+      <title>{current === "community" ? `${c.name} · Hearth` : `${label} · ${c.name} · Hearth`}</title>
+      <TabsPrimitive.Root value={current} onValueChange={select} activationMode="manual">
+        <div className="border-b border-stone-200 bg-white">
+          <div className="mx-auto max-w-6xl px-4 sm:px-6">
+            <div className="flex items-center gap-3 pt-5 pb-3">
+              <CommunityIcon src={c.icon_url} name={c.name} size="md" />
+              <div className="min-w-0">
+                <h1 className="truncate text-xl font-bold tracking-tight text-stone-900 sm:text-2xl">{c.name}</h1>
+                {c.tagline && <p className="truncate text-sm text-stone-600">{c.tagline}</p>}
+              </div>
+            </div>
+            <TabsPrimitive.List
+              aria-label="Community sections"
+              className="-mx-2.5 flex gap-1 overflow-x-auto [scrollbar-width:none] sm:-mx-3"
+            >
+              {tabs.map(({ id, label, icon: Icon }) => (
+                <TabsTrigger key={id} value={id}>
+                  <Icon className="size-4" aria-hidden="true" />
+                  {label}
+                </TabsTrigger>
+              ))}
+            </TabsPrimitive.List>
+          </div>
+        </div>
+
+        <div className="mx-auto grid max-w-6xl gap-6 px-4 py-6 sm:px-6 sm:py-8 lg:grid-cols-[minmax(0,1fr)_20rem] lg:gap-8">
+          <div className="min-w-0">
+            {/* Only the selected tab is mounted: each loads its own data when opened. */}
+            <TabsPrimitive.Content value={current} className="focus-visible:outline-none">
+              {current === "community" && <CommunityTab community={c} />}
+              {current === "courses" && <CoursesTab community={c} />}
+              {current === "members" && <MembersTab community={c} />}
+              {current === "map" && <MapTab />}
+              {current === "leaderboards" && <LeaderboardsTab />}
+              {current === "about" && <AboutTab community={c} />}
+              {current === "admin" && <AdminTab community={c} onSelectTab={select} />}
+            </TabsPrimitive.Content>
+          </div>
+          <CommunitySidebar
+            community={c}
+            onOpenSettings={() => setSettingsOpen(true)}
+            onSelectTab={select}
+            showAboutLink={c.show_about && current !== "about"}
+          />
+        </div>
+      </TabsPrimitive.Root>
+      {settingsOpen && null}
+    </main>
+  );
+}

@@ -1,0 +1,284 @@
+import {
+  Activity,
+  ArrowRight,
+  Ban,
+  CircleCheck,
+  Clock,
+  FileText,
+  type LucideIcon,
+  MailPlus,
+  Radio,
+  UserPlus,
+  Users,
+} from "lucide-react";
+import type { ReactNode } from "react";
+import { toast } from "sonner";
+import { formatCount, timeAgo } from "../../../../../shared/format";
+import { COMMUNITY_ROLES, isRole } from "../../../../../shared/roles";
+import { Avatar } from "../../../../components/ui/avatar";
+import { Button } from "../../../../components/ui/button";
+import { FormMessage } from "../../../../components/ui/form-message";
+import { errorMessage } from "../../../../lib/api";
+import { cn } from "../../../../lib/cn";
+import type { CommunityView } from "../../../communities";
+import { useBans } from "../../api/get-bans";
+import { type CommunityStats, useCommunityStats } from "../../api/get-community-stats";
+import { useLiftBan } from "../../api/lift-ban";
+import type { HomeTab } from "../community-home";
+import { RoleBadge } from "../role-badge";
+
+/** Owner and admin: real figures from /stats, member management, pending approvals, bans. */
+export function AdminTab({
+  community: c,
+  onSelectTab,
+}: {
+  community: CommunityView;
+  onSelectTab: (tab: HomeTab) => void;
+}) {
+  const stats = useCommunityStats(c.id);
+  return (
+    <div className="space-y-6">
+      <section aria-labelledby="admin-analytics">
+        <h2 id="admin-analytics" className="text-lg font-bold tracking-tight text-stone-900">
+          Analytics
+        </h2>
+        {stats.isPending ? (
+          <div className="mt-4 grid gap-3 sm:grid-cols-3" aria-busy="true">
+            <span className="sr-only" role="status">
+              Loading analytics
+            </span>
+            {[0, 1, 2].map((n) => (
+              <div key={n} className="h-28 animate-pulse rounded-2xl bg-stone-200/60" />
+            ))}
+          </div>
+        ) : stats.isError ? (
+          <FormMessage tone="error" className="mt-4">
+            {errorMessage(stats.error, "Failed to load analytics.", ["FORBIDDEN"])}
+          </FormMessage>
+        ) : (
+          <Analytics stats={stats.data} />
+        )}
+      </section>
+
+      <div className="grid gap-6 md:grid-cols-2">
+        <Panel title="Member management" id="admin-members">
+          {stats.data && <RoleBreakdown roles={stats.data.roles} />}
+          <Button variant="secondary" className="mt-4 w-full" onClick={() => onSelectTab("members")}>
+            Manage members and roles
+            <ArrowRight className="size-4" aria-hidden="true" />
+          </Button>
+        </Panel>
+
+        <Panel title="Pending approvals" id="admin-pending">
+          {stats.data && stats.data.pending_posts > 0 ? (
+            <div className="flex items-start gap-3">
+              <span className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-amber-100 text-amber-800">
+                <Clock className="size-5" aria-hidden="true" />
+              </span>
+              <div>
+                <p className="font-semibold text-stone-900">
+                  {stats.data.pending_posts === 1
+                    ? "1 post waiting for approval"
+                    : `${stats.data.pending_posts} posts waiting for approval`}
+                </p>
+                <p className="mt-1 text-sm text-stone-600">
+                  Approving and declining posts arrives with the moderation tools of the full post system.
+                </p>
+              </div>
+            </div>
+          ) : (
+            <div className="flex items-start gap-3">
+              <span className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-emerald-50 text-emerald-700">
+                <CircleCheck className="size-5" aria-hidden="true" />
+              </span>
+              <div>
+                <p className="font-semibold text-stone-900">Nothing waiting for approval</p>
+                <p className="mt-1 text-sm text-stone-600">
+                  {c.moderation_enabled
+                    ? "New posts from members wait here until a moderator approves them."
+                    : "Moderation is off: members' posts appear in the feed at once."}
+                </p>
+              </div>
+            </div>
+          )}
+        </Panel>
+      </div>
+
+      <BansPanel communityId={c.id} />
+    </div>
+  );
+}
+
+function Panel({
+  id,
+  title,
+  children,
+  className,
+}: {
+  id: string;
+  title: string;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <section aria-labelledby={id} className={cn("rounded-3xl bg-white p-6 shadow-sm ring-1 ring-stone-200", className)}>
+      <h2 id={id} className="mb-4 text-lg font-bold tracking-tight text-stone-900">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+function Analytics({ stats: s }: { stats: CommunityStats }) {
+  const primary: { label: string; value: number; icon: LucideIcon }[] = [
+    { label: "Total members", value: s.total_members, icon: Users },
+    { label: "Total posts", value: s.total_posts, icon: FileText },
+    { label: "Active today", value: s.active_today, icon: Activity },
+  ];
+  const secondary: { label: string; value: number; icon: LucideIcon }[] = [
+    { label: "Online now", value: s.online_now, icon: Radio },
+    { label: "New members, 7 days", value: s.new_members_7d, icon: UserPlus },
+    { label: "New members, 30 days", value: s.new_members_30d, icon: UserPlus },
+    { label: "Joined via invite", value: s.joined_via_invite, icon: MailPlus },
+    { label: "Posts, 7 days", value: s.posts_7d, icon: FileText },
+    { label: "Pending posts", value: s.pending_posts, icon: Clock },
+  ];
+  return (
+    <div className="mt-4 space-y-4">
+      <dl className="grid gap-3 sm:grid-cols-3">
+        {primary.map(({ label, value, icon: Icon }) => (
+          <div key={label} className="flex flex-col-reverse rounded-2xl bg-white p-5 shadow-sm ring-1 ring-stone-200">
+            <dt className="mt-1 flex items-center gap-2 text-sm font-medium text-stone-600">
+              <Icon className="size-4 text-brand-700" aria-hidden="true" />
+              {label}
+            </dt>
+            <dd className="text-3xl font-extrabold tracking-tight text-stone-900 tabular-nums">{formatCount(value)}</dd>
+          </div>
+        ))}
+      </dl>
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+        {secondary.map(({ label, value, icon: Icon }) => (
+          <div key={label} className="flex flex-col-reverse rounded-2xl bg-stone-100/70 px-4 py-3">
+            <dt className="mt-0.5 flex items-center gap-1.5 text-xs font-medium text-stone-600">
+              <Icon className="size-3.5" aria-hidden="true" />
+              {label}
+            </dt>
+            <dd className="text-xl font-bold text-stone-900 tabular-nums">{formatCount(value)}</dd>
+          </div>
+        ))}
+      </dl>
+      <JoinsChart days={s.joins_by_day} />
+    </div>
+  );
+}
+
+const dayFormat = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+
+/** New members per day over the last 30 days, as bars; the numbers are in the text alternative too. */
+function JoinsChart({ days }: { days: CommunityStats["joins_by_day"] }) {
+  const total = days.reduce((sum, d) => sum + d.count, 0);
+  const max = Math.max(1, ...days.map((d) => d.count));
+  const best = days.reduce<(typeof days)[number] | null>((a, d) => (a && a.count >= d.count ? a : d), null);
+  const summary =
+    total === 0
+      ? "No new members in the last 30 days."
+      : `${total} new ${total === 1 ? "member" : "members"} in the last 30 days; the busiest day was ${
+          best ? `${dayFormat.format(new Date(best.day))} with ${best.count}` : "none"
+        }.`;
+  return (
+    <figure className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-stone-200">
+      <figcaption className="flex items-baseline justify-between gap-3">
+        <span className="text-sm font-semibold text-stone-900">New members per day</span>
+        <span className="text-xs text-stone-600">Last 30 days</span>
+      </figcaption>
+      <p className="sr-only">{summary}</p>
+      <div className="mt-4 flex h-28 items-end gap-[3px]" aria-hidden="true">
+        {days.map((d) => (
+          <div
+            key={d.day}
+            title={`${dayFormat.format(new Date(d.day))}: ${d.count}`}
+            className={cn("flex-1 rounded-t-sm", d.count > 0 ? "bg-brand-500" : "bg-stone-200")}
+            style={{ height: `${Math.max(4, (d.count / max) * 100)}%` }}
+          />
+        ))}
+      </div>
+      {days.length > 0 && (
+        <div className="mt-2 flex justify-between text-xs text-stone-600" aria-hidden="true">
+          <span>{dayFormat.format(new Date(days[0].day))}</span>
+          <span>{dayFormat.format(new Date(days[days.length - 1].day))}</span>
+        </div>
+      )}
+      {total === 0 && <p className="mt-3 text-sm text-stone-600">No new members in the last 30 days.</p>}
+    </figure>
+  );
+}
+
+function RoleBreakdown({ roles }: { roles: Record<string, number> }) {
+  const present = COMMUNITY_ROLES.filter((r) => (roles[r] ?? 0) > 0);
+  if (present.length === 0) return null;
+  return (
+    <ul className="space-y-2">
+      {present.map((role) =>
+        isRole(role) ? (
+          <li key={role} className="flex items-center justify-between text-sm">
+            <RoleBadge role={role} />
+            <span className="font-semibold text-stone-900 tabular-nums">{formatCount(roles[role] ?? 0)}</span>
+          </li>
+        ) : null,
+      )}
+    </ul>
+  );
+}
+
+function BansPanel({ communityId }: { communityId: string }) {
+  const bans = useBans(communityId);
+  const lift = useLiftBan(communityId);
+  return (
+    <Panel title="Banned members" id="admin-bans">
+      {bans.isPending ? (
+        <div className="h-16 animate-pulse rounded-2xl bg-stone-100" aria-hidden="true" />
+      ) : bans.isError ? (
+        <FormMessage tone="error">{errorMessage(bans.error, "Failed to load bans.", ["FORBIDDEN"])}</FormMessage>
+      ) : bans.data.length === 0 ? (
+        <div className="flex items-center gap-3 text-sm text-stone-600">
+          <Ban className="size-5 text-stone-400" aria-hidden="true" />
+          No one is banned.
+        </div>
+      ) : (
+        <ul className="divide-y divide-stone-100">
+          {bans.data.map((b) => {
+            const name = b.full_name || b.username || "Former member";
+            const lifting = lift.isPending && lift.variables === b.user_id;
+            return (
+              <li key={b.user_id} className="flex items-center gap-3 py-3 first:pt-0 last:pb-0">
+                <Avatar src={b.avatar_url} name={name} />
+                <div className="min-w-0 flex-1">
+                  <p className="truncate font-semibold text-stone-900">{name}</p>
+                  <p className="truncate text-sm text-stone-600">
+                    Banned <time dateTime={b.created_at}>{timeAgo(b.created_at)}</time>
+                    {b.reason && <> · {b.reason}</>}
+                  </p>
+                </div>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  loading={lifting}
+                  aria-label={`Lift ban for ${name}`}
+                  onClick={() =>
+                    lift.mutate(b.user_id, {
+                      onSuccess: () => toast.success(`${name} can join again.`),
+                      onError: (error) => toast.error(errorMessage(error, "Failed to lift the ban.", ["FORBIDDEN"])),
+                    })
+                  }
+                >
+                  Lift ban
+                </Button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </Panel>
+  );
+}

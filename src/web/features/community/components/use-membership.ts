@@ -1,0 +1,52 @@
+import { useLocation } from "react-router";
+import { toast } from "sonner";
+import { priceText } from "../../../../shared/communities";
+import { MSG } from "../../../../shared/messages";
+import { ApiError, errorMessage } from "../../../lib/api";
+import { openAuthDialog } from "../../../lib/auth-dialog-events";
+import type { CommunityView } from "../../communities";
+import { useJoinCommunity } from "../api/join-community";
+import { useLeaveCommunity } from "../api/leave-community";
+
+/** JOIN: the login dialog for visitors (back here afterwards), else join; paid ones join free for now. */
+export function useJoinAction(community: CommunityView) {
+  const location = useLocation();
+  const join = useJoinCommunity(community.id);
+  const askToLogIn = () =>
+    openAuthDialog({
+      mode: "login",
+      redirect: location.pathname + location.search,
+      message: "Log in to join this community.",
+    });
+  const run = () => {
+    if (!community.viewer.signed_in) return askToLogIn();
+    join.mutate(undefined, {
+      onSuccess: (result) => {
+        if (result.payment_notice) toast.info(result.payment_notice, { duration: 10_000 });
+        toast.success(`Welcome to ${community.name}!`);
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 401) return askToLogIn();
+        toast.error(errorMessage(error, MSG.joinFailed, ["FORBIDDEN", "CONFLICT"]));
+      },
+    });
+  };
+  return { run, pending: join.isPending };
+}
+
+/** Leave Community: the server refuses the only owner with the spec's message, shown as is. */
+export function useLeaveAction(community: CommunityView) {
+  const leave = useLeaveCommunity(community.id);
+  const run = () =>
+    leave.mutate(undefined, {
+      onSuccess: () => toast.success(`You left ${community.name}.`),
+      onError: (error) => toast.error(errorMessage(error, MSG.leaveFailed, ["CONFLICT", "BAD_REQUEST", "FORBIDDEN"])),
+    });
+  return { run, pending: leave.isPending };
+}
+
+/** "JOIN $49/month" for a paid community, "JOIN FREE" otherwise. */
+export function joinLabel(community: Pick<CommunityView, "type" | "price">) {
+  const price = priceText(community.type, community.price);
+  return price === "Free" ? "JOIN FREE" : `JOIN ${price}`;
+}

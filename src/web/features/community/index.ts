@@ -1,0 +1,1 @@
+export { CommunityPage } from "./components/community-page";

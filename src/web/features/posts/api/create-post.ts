@@ -1,0 +1,26 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { api, unwrap } from "../../../lib/api";
+import type { paths } from "../../../lib/api-types";
+import { communityQueryKeys } from "../../communities";
+import { invalidateFeeds } from "./get-feed";
+
+export type NewPost = NonNullable<
+  paths["/api/communities/{communityId}/posts"]["post"]["requestBody"]
+>["content"]["application/json"];
+export type PostVisibility = NonNullable<NewPost["visibility"]>;
+
+export const createPost = (communityId: string, body: NewPost) =>
+  unwrap(api.POST("/api/communities/{communityId}/posts", { params: { path: { communityId } }, body }));
+
+export function useCreatePost(communityId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: NewPost) => createPost(communityId, body),
+    onSuccess: () => {
+      void invalidateFeeds(queryClient);
+      // post_count, the first-post onboarding task and (for a non-member) the new membership.
+      void queryClient.invalidateQueries({ queryKey: [...communityQueryKeys.all, "detail"] });
+      void queryClient.invalidateQueries({ queryKey: communityQueryKeys.part(communityId, "stats") });
+    },
+  });
+}
