@@ -80,11 +80,11 @@ function Home({ categoryId }: { categoryId: string | null }) {
           className="pointer-events-none absolute inset-0 bg-[radial-gradient(50rem_22rem_at_80%_-20%,var(--color-brand-100),transparent),radial-gradient(36rem_20rem_at_0%_120%,#fef3c7,transparent)]"
           aria-hidden="true"
         />
-        <div className="relative mx-auto max-w-6xl px-4 pt-12 pb-10 text-center sm:px-6 sm:pt-16 sm:pb-12">
-          <h1 className="text-4xl font-extrabold tracking-tight text-balance text-stone-900 sm:text-5xl">
+        <div className="relative mx-auto max-w-6xl px-4 pt-10 pb-8 text-center sm:px-6 sm:pt-16 sm:pb-12">
+          <h1 className="text-3xl font-extrabold tracking-tight text-balance text-stone-900 sm:text-5xl">
             Discover communities
           </h1>
-          <p className="mx-auto mt-4 max-w-xl text-lg text-pretty text-stone-700">
+          <p className="mx-auto mt-3 max-w-xl text-pretty text-stone-700 sm:mt-4 sm:text-lg">
             Find your people and learn together,{" "}
             <Link
               to="/signup"
@@ -94,17 +94,17 @@ function Home({ categoryId }: { categoryId: string | null }) {
             </Link>
             .
           </p>
-          <div className="mt-8">
+          <div className="mt-6 sm:mt-8">
             <DirectorySearch value={q} onCommit={setQuery} />
           </div>
-          <div className="mt-6">
-            <CategoryChips selected={category ?? null} q={term} />
+          <div className="mt-5 sm:mt-6">
+            <CategoryChips selected={categoryId} q={term} />
           </div>
         </div>
       </section>
 
-      <section aria-labelledby="directory-heading" className="mx-auto max-w-6xl px-4 py-10 sm:px-6 sm:py-12">
-        <h2 id="directory-heading" className="mb-6 text-xl font-bold tracking-tight text-stone-900">
+      <section aria-labelledby="directory-heading" className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-12">
+        <h2 id="directory-heading" className="mb-5 text-xl font-bold tracking-tight text-stone-900">
           {unknownCategory ? "Communities" : heading}
         </h2>
         {unknownCategory ? <NoCommunities /> : <Directory filters={{ category, q: term }} />}

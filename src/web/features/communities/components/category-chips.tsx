@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { COMMUNITY_CATEGORIES } from "../../../../shared/communities";
 import { cn } from "../../../lib/cn";
@@ -13,13 +14,25 @@ const CHIPS = [
  */
 export function CategoryChips({ selected, q }: { selected: string | null; q: string }) {
   const search = q ? `?${new URLSearchParams({ q })}` : "";
+  // On a phone the row scrolls: bring the selected chip into view (sideways only, never the page).
+  const list = useRef<HTMLUListElement>(null);
+  useEffect(() => {
+    const row = list.current;
+    const chip = row?.querySelector<HTMLElement>("[aria-current=page]");
+    if (!row || !chip || row.scrollWidth <= row.clientWidth) return;
+    row.scrollLeft = chip.offsetLeft - (row.clientWidth - chip.offsetWidth) / 2;
+  }, [selected]);
   return (
-    <nav aria-label="Categories">
-      <ul className="flex flex-wrap justify-center gap-2">
+    <nav aria-label="Categories" className="-mx-4 sm:mx-0">
+      {/* One scrolling row on a phone, wrapped and centred on wider screens. */}
+      <ul
+        ref={list}
+        className="relative flex gap-2 overflow-x-auto px-4 pb-1 [scrollbar-width:none] sm:flex-wrap sm:justify-center sm:overflow-visible sm:px-0 sm:pb-0"
+      >
         {CHIPS.map((chip) => {
           const active = chip.id === selected;
           return (
-            <li key={chip.label}>
+            <li key={chip.label} className="shrink-0">
               <Link
                 to={`${chip.path}${search}`}
                 preventScrollReset
