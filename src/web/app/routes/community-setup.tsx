@@ -1,11 +1,8 @@
 import { useParams } from "react-router";
+import { CommunitySetupPage } from "../../features/community-setup";
 
-/** /community/:communityId/setup — the onboarding checklist (being built). */
+/** /community/:communityId/setup — the owner's onboarding checklist. */
 export function CommunitySetupRoute() {
   const { communityId = "" } = useParams();
-  return (
-    <main id="main" className="mx-auto max-w-6xl px-4 py-10">
-      {communityId}
-    </main>
-  );
+  return <CommunitySetupPage idOrSlug={communityId} />;
 }

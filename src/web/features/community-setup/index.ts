@@ -1,0 +1,1 @@
+export { CommunitySetupPage } from "./components/community-setup-page";
