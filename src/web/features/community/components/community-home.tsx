@@ -9,9 +9,9 @@ import {
   Trophy,
   Users,
 } from "lucide-react";
-import { useCallback, useState } from "react";
+import { lazy, Suspense, useCallback, useState } from "react";
 import { useSearchParams } from "react-router";
-import { isManager } from "../../../../shared/roles";
+import { can, isManager } from "../../../../shared/roles";
 import { TabsTrigger } from "../../../components/ui/tabs";
 import { type CommunityView, CommunityIcon } from "../../communities";
 import { CommunitySidebar } from "./community-sidebar";
@@ -22,6 +22,11 @@ import { CoursesTab } from "./tabs/courses-tab";
 import { LeaderboardsTab } from "./tabs/leaderboards-tab";
 import { MapTab } from "./tabs/map-tab";
 import { MembersTab } from "./tabs/members-tab";
+
+// The settings dialog is large and only for owners and admins: its code loads on first opening.
+const CommunitySettingsDialog = lazy(() =>
+  import("../../community-settings").then((m) => ({ default: m.CommunitySettingsDialog })),
+);
 
 export type HomeTab = "community" | "courses" | "members" | "map" | "leaderboards" | "about" | "admin";
 
@@ -64,6 +69,7 @@ export function useHomeTab(community: CommunityView) {
 export function CommunityHome({ community: c }: { community: CommunityView }) {
   const { tabs, current, select } = useHomeTab(c);
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [settingsUsed, setSettingsUsed] = useState(false);
   const label = tabs.find((t) => t.id === current)?.label ?? "Community";
 
   return (
@@ -108,13 +114,20 @@ export function CommunityHome({ community: c }: { community: CommunityView }) {
           </div>
           <CommunitySidebar
             community={c}
-            onOpenSettings={() => setSettingsOpen(true)}
+            onOpenSettings={() => {
+              setSettingsUsed(true);
+              setSettingsOpen(true);
+            }}
             onSelectTab={select}
             showAboutLink={c.show_about && current !== "about"}
           />
         </div>
       </TabsPrimitive.Root>
-      {settingsOpen && null}
+      {settingsUsed && can(c.viewer.role, "manage_settings") && (
+        <Suspense fallback={null}>
+          <CommunitySettingsDialog community={c} open={settingsOpen} onOpenChange={setSettingsOpen} />
+        </Suspense>
+      )}
     </main>
   );
 }
