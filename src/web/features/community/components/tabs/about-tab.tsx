@@ -97,12 +97,12 @@ export function AboutTab({ community: c }: { community: CommunityView }) {
 
 function Fact({ icon: Icon, term, children }: { icon: typeof Globe; term: string; children: ReactNode }) {
   return (
-    <div className="flex gap-3">
-      <Icon className="mt-0.5 size-4 shrink-0 text-stone-500" aria-hidden="true" />
-      <div>
-        <dt className="font-medium text-stone-600">{term}</dt>
-        <dd className="mt-0.5 text-stone-900">{children}</dd>
-      </div>
+    <div>
+      <dt className="flex items-center gap-2 font-medium text-stone-600">
+        <Icon className="size-4 shrink-0 text-stone-500" aria-hidden="true" />
+        {term}
+      </dt>
+      <dd className="mt-0.5 pl-6 text-stone-900">{children}</dd>
     </div>
   );
 }
