@@ -38,8 +38,7 @@ export function CreateRoute() {
   }, [signedOut]);
   return (
     <>
-      <title>Create a community · Hearth</title>
-      <Home categoryId={null} />
+      <Home categoryId={null} title="Create a community · Hearth" />
       <CreateCommunityDialog open={signedIn} onOpenChange={(open) => !open && navigate("/")} />
     </>
   );
@@ -47,7 +46,7 @@ export function CreateRoute() {
 
 const isCategory = (id: string): id is CommunityCategory => (CATEGORY_IDS as readonly string[]).includes(id);
 
-function Home({ categoryId }: { categoryId: string | null }) {
+function Home({ categoryId, title }: { categoryId: string | null; title?: string }) {
   const [searchParams, setSearchParams] = useSearchParams();
   const q = searchParams.get("q") ?? "";
   const term = q.trim();
@@ -74,7 +73,7 @@ function Home({ categoryId }: { categoryId: string | null }) {
 
   return (
     <main id="main">
-      <title>{label ? `${label} communities · Hearth` : "Discover communities · Hearth"}</title>
+      <title>{title ?? (label ? `${label} communities · Hearth` : "Discover communities · Hearth")}</title>
       <section className="relative overflow-hidden border-b border-stone-200/70">
         <div
           className="pointer-events-none absolute inset-0 bg-[radial-gradient(50rem_22rem_at_80%_-20%,var(--color-brand-100),transparent),radial-gradient(36rem_20rem_at_0%_120%,#fef3c7,transparent)]"
