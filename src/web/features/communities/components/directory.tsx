@@ -1,4 +1,4 @@
-import { Compass, RotateCw } from "lucide-react";
+import { CloudOff, Compass, RotateCw } from "lucide-react";
 import { type ReactNode, useEffect, useMemo, useRef } from "react";
 import { MSG } from "../../../../shared/messages";
 import { Button } from "../../../components/ui/button";
@@ -115,8 +115,13 @@ export function NoCommunities() {
 function StatePanel({ title, alert, children }: { title: string; alert?: boolean; children?: ReactNode }) {
   return (
     <div className="flex flex-col items-center rounded-2xl border border-dashed border-stone-300 bg-white/60 px-6 py-16 text-center">
-      <span className="flex size-12 items-center justify-center rounded-full bg-brand-50 text-brand-700">
-        <Compass className="size-6" aria-hidden="true" />
+      <span
+        className={cn(
+          "flex size-12 items-center justify-center rounded-full",
+          alert ? "bg-red-50 text-red-700" : "bg-brand-50 text-brand-700",
+        )}
+      >
+        {alert ? <CloudOff className="size-6" aria-hidden="true" /> : <Compass className="size-6" aria-hidden="true" />}
       </span>
       <p role={alert ? "alert" : "status"} className="mt-4 text-lg font-semibold text-stone-900">
         {title}

@@ -78,6 +78,9 @@ function InviteCard({ inviteCode, invite }: { inviteCode: string; invite: Invite
     navigate(communityPath(community.slug), { replace: true });
   }, [alreadyMember, community.slug, navigate]);
 
+  // On the way to the community: no flash of an invitation to a place one is already in.
+  if (alreadyMember) return <InviteSkeleton />;
+
   const onAccept = () => {
     if (!signedIn) {
       // Back here after signing in, to accept.
@@ -160,7 +163,7 @@ function InviteCard({ inviteCode, invite }: { inviteCode: string; invite: Invite
             size="lg"
             className="mt-6 w-full"
             loading={accept.isPending || accept.isSuccess}
-            disabled={me.isPending || alreadyMember}
+            disabled={me.isPending}
             onClick={onAccept}
           >
             Accept Invitation
