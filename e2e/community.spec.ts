@@ -195,6 +195,37 @@ test("the owner promotes a member to moderator in the Members tab, and it persis
   await visitorApi.post(`/api/communities/${open.id}/leave`);
 });
 
+test("the owner bans a member from the table, the ban holds, and Lift ban lets them back", async ({ page }) => {
+  const joined = await visitorApi.post(`/api/communities/${open.id}/join`);
+  expect(joined.ok(), await joined.text()).toBe(true);
+
+  await signInPage(page, owner);
+  await page.goto(`/community/${open.slug}?tab=members`);
+  const table = page.getByRole("table", { name: `Members of ${open.name} and their roles` });
+  await expect(table.getByRole("row").filter({ hasText: "(you)" }).getByRole("button")).toHaveCount(0);
+  await table.getByRole("button", { name: `More actions for ${visitor.name}` }).click();
+  await page.getByRole("menuitem", { name: "Remove and ban" }).click();
+  const confirm = page.getByRole("alertdialog", { name: `Remove and ban ${visitor.name}?` });
+  await confirm.getByLabel("Reason").fill("Spam links");
+  await confirm.getByRole("button", { name: "Remove and ban" }).click();
+  await expect(page.getByText(`${visitor.name} was removed and banned.`)).toBeVisible();
+  await expect(table.getByText(visitor.name)).toHaveCount(0);
+
+  const refused = await visitorApi.post(`/api/communities/${open.id}/join`);
+  expect(refused.status()).toBe(403);
+
+  await page.getByRole("tablist", { name: "Community sections" }).getByRole("tab", { name: "Admin" }).click();
+  const bans = page.getByRole("region", { name: "Banned members" });
+  await expect(bans.getByText(visitor.name)).toBeVisible();
+  await expect(bans.getByText("Spam links")).toBeVisible();
+  await bans.getByRole("button", { name: `Lift ban for ${visitor.name}` }).click();
+  await expect(bans.getByText("No one is banned.")).toBeVisible();
+
+  const again = await visitorApi.post(`/api/communities/${open.id}/join`);
+  expect(again.ok(), await again.text()).toBe(true);
+  await visitorApi.post(`/api/communities/${open.id}/leave`);
+});
+
 async function userIdOf(user: TestUser): Promise<string> {
   const res = await ownerApi.get(`/api/communities/${open.id}/members?q=${user.username}`);
   const body = (await res.json()) as { items: { user_id: string; username: string }[] };

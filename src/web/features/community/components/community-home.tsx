@@ -11,10 +11,12 @@ import {
 } from "lucide-react";
 import { lazy, Suspense, useCallback, useState } from "react";
 import { useSearchParams } from "react-router";
+import { formatCount } from "../../../../shared/format";
 import { can, isManager } from "../../../../shared/roles";
 import { TabsTrigger } from "../../../components/ui/tabs";
 import { type CommunityView, CommunityIcon } from "../../communities";
 import { CommunitySidebar } from "./community-sidebar";
+import { RoleBadge } from "./role-badge";
 import { AboutTab } from "./tabs/about-tab";
 import { AdminTab } from "./tabs/admin-tab";
 import { CommunityTab } from "./tabs/community-tab";
@@ -83,6 +85,24 @@ export function CommunityHome({ community: c }: { community: CommunityView }) {
               <div className="min-w-0">
                 <h1 className="truncate text-xl font-bold tracking-tight text-stone-900 sm:text-2xl">{c.name}</h1>
                 {c.tagline && <p className="truncate text-sm text-stone-600">{c.tagline}</p>}
+                {/* The side card sits below the content on small screens: its key facts show here too. */}
+                <p className="mt-0.5 flex flex-wrap items-center gap-x-2 text-sm text-stone-600 lg:hidden">
+                  <span>
+                    {formatCount(c.member_count)} {c.member_count === 1 ? "member" : "members"}
+                  </span>
+                  <span aria-hidden="true">·</span>
+                  <span className="inline-flex items-center gap-1">
+                    <span className="size-1.5 rounded-full bg-emerald-500" aria-hidden="true" />
+                    {formatCount(c.online_count)} online
+                  </span>
+                  {c.viewer.role && (
+                    <>
+                      <span aria-hidden="true">·</span>
+                      <span className="sr-only">Your role:</span>
+                      <RoleBadge role={c.viewer.role} />
+                    </>
+                  )}
+                </p>
               </div>
             </div>
             <TabsPrimitive.List

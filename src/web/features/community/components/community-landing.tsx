@@ -48,7 +48,8 @@ export function CommunityLanding({ community: c }: { community: CommunityView })
         >
           <div className="overflow-hidden rounded-3xl bg-white shadow-sm ring-1 ring-stone-200">
             <div className="p-6">
-              <div className="flex items-center gap-3">
+              {/* On small screens the page heading sits right above: no need to repeat it. */}
+              <div className="flex items-center gap-3 max-lg:hidden">
                 <CommunityIcon src={c.icon_url} name={c.name} size="md" />
                 <div className="min-w-0">
                   <p className="truncate font-bold text-stone-900">{c.name}</p>
@@ -56,7 +57,7 @@ export function CommunityLanding({ community: c }: { community: CommunityView })
                 </div>
               </div>
               {(c.short_description || c.tagline) && (
-                <p className="mt-4 text-sm leading-relaxed text-stone-700">{c.short_description || c.tagline}</p>
+                <p className="text-sm leading-relaxed text-stone-700 lg:mt-4">{c.short_description || c.tagline}</p>
               )}
               <CommunityFigures community={c} className="mt-5" />
               <Button size="lg" className="mt-6 w-full tracking-wide" onClick={join.run} loading={join.pending}>

@@ -23,12 +23,15 @@ export function CommunityPage({ idOrSlug }: { idOrSlug: string }) {
     const error = community.error;
     if (error instanceof ApiError && error.status === 404) {
       return (
-        <NotFoundView title={MSG.communityNotFoundTitle} body={MSG.communityNotFoundBody}>
-          <Link to="/" className={buttonClasses()}>
-            <Compass className="size-4" aria-hidden="true" />
-            Browse communities
-          </Link>
-        </NotFoundView>
+        <>
+          <title>{`${MSG.communityNotFoundTitle} · Hearth`}</title>
+          <NotFoundView title={MSG.communityNotFoundTitle} body={MSG.communityNotFoundBody}>
+            <Link to="/" className={buttonClasses()}>
+              <Compass className="size-4" aria-hidden="true" />
+              Browse communities
+            </Link>
+          </NotFoundView>
+        </>
       );
     }
     if (error instanceof ApiError && error.code === "PRIVATE_COMMUNITY") return <PrivateGate />;

@@ -59,19 +59,19 @@ export function PostCard({
               {timeAgo(post.created_at)}
             </time>
             {category && (
-              <>
+              <span className="inline-flex items-center gap-2">
                 <span aria-hidden="true">·</span>
                 <span className="inline-flex items-center gap-1 rounded-full bg-stone-100 px-2 py-0.5 text-xs font-medium text-stone-700">
                   {category.emoji && <span aria-hidden="true">{category.emoji}</span>}
                   {category.name}
                 </span>
-              </>
+              </span>
             )}
             {post.is_edited && (
-              <>
+              <span className="inline-flex items-center gap-2">
                 <span aria-hidden="true">·</span>
                 <span>edited</span>
-              </>
+              </span>
             )}
           </p>
         </div>
