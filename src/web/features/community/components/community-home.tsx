@@ -9,7 +9,7 @@ import {
   Trophy,
   Users,
 } from "lucide-react";
-import { lazy, Suspense, useCallback, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { formatCount } from "../../../../shared/format";
 import { can, isManager } from "../../../../shared/roles";
@@ -73,6 +73,13 @@ export function CommunityHome({ community: c }: { community: CommunityView }) {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [settingsUsed, setSettingsUsed] = useState(false);
   const label = tabs.find((t) => t.id === current)?.label ?? "Community";
+  const tabList = useRef<HTMLDivElement>(null);
+  // On a narrow screen the tab strip scrolls sideways: keep the selected tab in sight.
+  useEffect(() => {
+    tabList.current
+      ?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')
+      ?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [current]);
 
   return (
     <main id="main">
@@ -106,6 +113,7 @@ export function CommunityHome({ community: c }: { community: CommunityView }) {
               </div>
             </div>
             <TabsPrimitive.List
+              ref={tabList}
               aria-label="Community sections"
               className="-mx-2.5 flex gap-1 overflow-x-auto [scrollbar-width:none] sm:-mx-3"
             >

@@ -2,7 +2,7 @@ import { Check, ClipboardList, Copy, Crown, Info, Link2, LogOut, Settings } from
 import { useState } from "react";
 import { Link } from "react-router";
 import { toast } from "sonner";
-import { priceText } from "../../../../shared/communities";
+import { ONBOARDING_TASKS, priceText } from "../../../../shared/communities";
 import { can, isRole } from "../../../../shared/roles";
 import { ConfirmDialog } from "../../../components/ui/alert-dialog";
 import { Button, buttonClasses } from "../../../components/ui/button";
@@ -98,7 +98,7 @@ export function CommunitySidebar({
                     <ClipboardList className="size-4 text-stone-500" aria-hidden="true" />
                     Setup checklist
                     <span className="ml-auto rounded-full bg-brand-100 px-2 py-0.5 text-xs font-semibold text-brand-800">
-                      {c.onboarding_tasks_completed.length}/4
+                      {c.onboarding_tasks_completed.length}/{ONBOARDING_TASKS.length}
                     </span>
                   </Link>
                 </li>

@@ -146,20 +146,25 @@ function Analytics({ stats: s }: { stats: CommunityStats }) {
   ];
   return (
     <div className="mt-4 space-y-4">
-      <dl className="grid gap-3 sm:grid-cols-3">
+      <dl className="grid grid-cols-3 gap-2 sm:gap-3">
         {primary.map(({ label, value, icon: Icon }) => (
-          <div key={label} className="flex flex-col-reverse rounded-2xl bg-white p-5 shadow-sm ring-1 ring-stone-200">
-            <dt className="mt-1 flex items-center gap-2 text-sm font-medium text-stone-600">
-              <Icon className="size-4 text-brand-700" aria-hidden="true" />
+          <div
+            key={label}
+            className="flex flex-col-reverse justify-end rounded-2xl bg-white p-3 shadow-sm ring-1 ring-stone-200 sm:p-5"
+          >
+            <dt className="mt-1 flex items-center gap-1.5 text-xs font-medium text-stone-600 sm:gap-2 sm:text-sm">
+              <Icon className="size-4 shrink-0 text-brand-700 max-sm:hidden" aria-hidden="true" />
               {label}
             </dt>
-            <dd className="text-3xl font-extrabold tracking-tight text-stone-900 tabular-nums">{formatCount(value)}</dd>
+            <dd className="text-2xl font-extrabold tracking-tight text-stone-900 tabular-nums sm:text-3xl">
+              {formatCount(value)}
+            </dd>
           </div>
         ))}
       </dl>
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3">
         {secondary.map(({ label, value, icon: Icon }) => (
-          <div key={label} className="flex flex-col-reverse rounded-2xl bg-stone-100/70 px-4 py-3">
+          <div key={label} className="flex flex-col-reverse justify-end rounded-2xl bg-stone-100/70 px-4 py-3">
             <dt className="mt-0.5 flex items-center gap-1.5 text-xs font-medium text-stone-600">
               <Icon className="size-3.5" aria-hidden="true" />
               {label}
