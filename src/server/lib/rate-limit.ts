@@ -13,7 +13,7 @@ export const RATE_RULES = {
   verifyPerIp: { limit: 30, windowSeconds: 900 },
   twoFactorPerIp: { limit: 30, windowSeconds: 900 },
   usernameCheckPerIp: { limit: 120, windowSeconds: 60 },
-  inviteLookupPerIp: { limit: 60, windowSeconds: 600 },
+  inviteLookupPerIp: { limit: 300, windowSeconds: 600 },
   inviteAcceptPerUser: { limit: 30, windowSeconds: 3600 },
   communityCreatePerUser: { limit: 10, windowSeconds: 3600 },
 } satisfies Record<string, RateRule>;

@@ -180,7 +180,7 @@ beforeAll(async () => {
   t = await createTestApp();
   const names = ["nonmember", "guest", "member", "moderator", "admin", "owner", "target"] as const;
   const signed = await Promise.all(names.map(() => signedInUser(t)));
-  users = Object.fromEntries(names.map((n, i) => [n, signed[i]])) as typeof users;
+  users = Object.fromEntries(names.map((n, i) => [n, signed[i]])) as unknown as typeof users;
   png = await sharp({ create: { width: 64, height: 32, channels: 3, background: "#b45309" } })
     .png()
     .toBuffer();

@@ -1,6 +1,8 @@
 import { useState } from "react";
 import { cn } from "../../../lib/cn";
 
+const pixels = { sm: 32, md: 48, lg: 64, xl: 96 } as const;
+
 const sizes = {
   sm: "size-8 rounded-lg text-sm",
   md: "size-12 rounded-xl text-lg",
@@ -14,11 +16,14 @@ export function CommunityIcon({
   name,
   size = "md",
   className,
+  loading = "lazy",
 }: {
   src: string | null | undefined;
   name: string;
   size?: keyof typeof sizes;
   className?: string;
+  /** "eager" for an icon at the top of the page. */
+  loading?: "lazy" | "eager";
 }) {
   const [failed, setFailed] = useState<string | null>(null);
   const showImage = Boolean(src) && failed !== src;
@@ -32,7 +37,16 @@ export function CommunityIcon({
       aria-hidden="true"
     >
       {showImage ? (
-        <img src={src!} alt="" className="size-full bg-white object-cover" onError={() => setFailed(src!)} />
+        <img
+          src={src!}
+          alt=""
+          width={pixels[size]}
+          height={pixels[size]}
+          loading={loading}
+          decoding="async"
+          className="size-full bg-white object-cover"
+          onError={() => setFailed(src!)}
+        />
       ) : (
         <span>{name.trim().charAt(0).toUpperCase() || "?"}</span>
       )}
