@@ -1,13 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { account, user, userProfiles } from "../db/schema/index";
+import { account, user, userNotificationSettings, userProfiles } from "../db/schema/index";
 import { createProfileForUser, hashPassword } from "../lib/auth";
+import type { Storage } from "../lib/storage";
+import { insertMembers, renderCommunityArt, seedCommunities, type DemoAccount, type Tx } from "./communities";
 
 export const DEMO_PASSWORD = "hearth-demo";
 
 export const DEMO_USERS = [
   {
+    key: "owner",
     email: "owner@hearth.test",
     name: "Olivia Owner",
     username: "olivia",
@@ -16,6 +19,7 @@ export const DEMO_USERS = [
     location: "Lisbon",
   },
   {
+    key: "member",
     email: "member@hearth.test",
     name: "Max Member",
     username: "max",
@@ -46,17 +50,85 @@ export async function createConfirmedUser(
   return id;
 }
 
-/** Demo content on first start with an empty database. Later features add their part here. */
-export async function seedDemo(db: Db, log: { info: (m: string) => void }): Promise<boolean> {
-  const [{ count }] = await db.select({ count: sql<number>`count(*)::int` }).from(user);
-  if (count > 0) return false;
-  for (const demo of DEMO_USERS) {
-    const id = await createConfirmedUser(db, { ...demo, password: DEMO_PASSWORD });
-    await db
-      .update(userProfiles)
-      .set({ headline: demo.headline, bio: demo.bio, location: demo.location })
-      .where(eq(userProfiles.userId, id));
-  }
-  log.info(`Demo accounts created: ${DEMO_USERS.map((u) => u.email).join(", ")} (password ${DEMO_PASSWORD})`);
+/** Any number: it only has to be the same in every process that might seed the same database. */
+const SEED_LOCK = 0x4ea27_5eed;
+
+const hasUsers = async (db: Db | Tx) =>
+  (await db.select({ count: sql<number>`count(*)::int` }).from(user))[0].count > 0;
+
+/** The two accounts that can sign in (the rest of the demo's people cannot: they have no credential). */
+async function insertDemoAccounts(tx: Tx, hashes: string[]) {
+  // Older than every demo community: the owner created some of them and the member joined others.
+  const createdAt = new Date(Date.now() - 1000 * 24 * 60 * 60 * 1000);
+  const rows = DEMO_USERS.map((demo, i) => ({ ...demo, id: randomBytes(16).toString("hex"), hash: hashes[i] }));
+  await tx.insert(user).values(
+    rows.map((r) => ({
+      id: r.id,
+      email: r.email,
+      name: r.name,
+      emailVerified: true,
+      createdAt,
+      updatedAt: createdAt,
+    })),
+  );
+  await tx.insert(account).values(
+    rows.map((r) => ({
+      id: randomBytes(16).toString("hex"),
+      accountId: r.id,
+      providerId: "credential",
+      userId: r.id,
+      password: r.hash,
+    })),
+  );
+  await tx.insert(userProfiles).values(
+    rows.map((r) => ({
+      userId: r.id,
+      username: r.username,
+      fullName: r.name,
+      headline: r.headline,
+      bio: r.bio,
+      location: r.location,
+      createdAt,
+    })),
+  );
+  await tx.insert(userNotificationSettings).values(rows.map((r) => ({ userId: r.id })));
+  return Object.fromEntries(rows.map((r) => [r.key, { id: r.id, name: r.name }])) as Record<
+    DemoAccount,
+    { id: string; name: string }
+  >;
+}
+
+/**
+ * Demo content on first start with an empty database: the two demo accounts, the people of the
+ * demo directory, and its communities. Everything but the bulk of the members is one transaction,
+ * so a seed that fails there leaves nothing behind and the next start tries again; an advisory lock
+ * keeps two processes starting together from both seeding. The remaining members follow in short
+ * transactions (see MEMBER_ROUND).
+ */
+export async function seedDemo(input: {
+  db: Db;
+  storage: Storage;
+  log: { info: (m: string) => void };
+}): Promise<boolean> {
+  const { db, storage, log } = input;
+  if (await hasUsers(db)) return false;
+  const started = performance.now();
+  // The covers (SVG renders and WebP encodes on the thread pool) are drawn while the rows go in.
+  const art = renderCommunityArt();
+  art.catch(() => {}); // awaited in the transaction; this only keeps an early rollback from leaving it unhandled
+  const hashes = await Promise.all(DEMO_USERS.map(() => hashPassword(DEMO_PASSWORD)));
+  const result = await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
+    if (await hasUsers(tx)) return null;
+    const accounts = await insertDemoAccounts(tx, hashes);
+    return seedCommunities({ tx, storage, art, accounts });
+  });
+  if (!result) return false;
+  for (const round of result.laterMembers) await insertMembers(db, round);
+  const ms = Math.round(performance.now() - started);
+  log.info(
+    `Demo content created in ${ms} ms: accounts ${DEMO_USERS.map((u) => u.email).join(", ")} (password ${DEMO_PASSWORD}); ` +
+      `${result.communities} communities, ${result.people} people, ${result.memberships} memberships`,
+  );
   return true;
 }
