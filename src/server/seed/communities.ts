@@ -9,14 +9,14 @@ import {
   userNotificationSettings,
   userProfiles,
 } from "../db/schema/index";
-import type { Db } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import type { Storage } from "../lib/storage";
 import { ONBOARDING_TASKS, slugify, type CommunityCategory } from "../../shared/communities";
 import type { CommunityRole } from "../../shared/roles";
 import { coverSvg, iconSvg, paletteFor, prng, renderCover, type CoverPattern, type Motif, type Palette } from "./art";
 
 /** The transaction the seed runs in (all of the demo content lands, or none of it). */
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type { Tx };
 
 /** The two demo accounts that can sign in; everyone else in the demo cannot (no credential). */
 export type DemoAccount = "owner" | "member";
@@ -847,24 +847,13 @@ export type MemberRow = {
   lastActiveAt: Date | null;
 };
 
-/**
- * Members go in by rounds of at most this many per community. member_count is kept by a row
- * trigger that updates the community row once per member; many updates of one row inside one
- * transaction cost more and more (every earlier version stays until commit), so the rows are
- * spread over short transactions. Measured for 1,180 members of one community: about 450 ms of
- * database CPU in one transaction, 140 ms in rounds of 150.
- */
-export const MEMBER_ROUND = 150;
-
 export type CommunitySeedResult = {
   people: number;
   communities: number;
   memberships: number;
-  /** Member rows still to insert, one batch per transaction (see MEMBER_ROUND). */
-  laterMembers: MemberRow[][];
 };
 
-export function insertMembers(db: Db | Tx, rows: MemberRow[]) {
+function insertMembers(db: Db | Tx, rows: MemberRow[]) {
   return insertMany(db, communityMembers, [
     [communityMembers.communityId, rows.map((m) => m.communityId)],
     [communityMembers.userId, rows.map((m) => m.userId)],
@@ -877,7 +866,7 @@ export function insertMembers(db: Db | Tx, rows: MemberRow[]) {
 
 /**
  * The demo directory: people, communities with their art, post categories, and each community's
- * first round of members (its owner and the demo accounts among them). Bulk inserts only: a
+ * members (the owners and the demo accounts among them). Bulk inserts only: a
  * handful of statements however many rows. member_count is left to the database trigger.
  */
 export async function seedCommunities(input: {
@@ -1022,14 +1011,9 @@ export async function seedCommunities(input: {
   });
 
   await tx.insert(communities).values(communityRows);
-  // Owner and demo accounts come first in each list, so they are in the first round.
-  const rounds: MemberRow[][] = [];
-  for (let start = 0; ; start += MEMBER_ROUND) {
-    const round = membersByCommunity.flatMap((rows) => rows.slice(start, start + MEMBER_ROUND));
-    if (round.length === 0) break;
-    rounds.push(round);
-  }
-  await insertMembers(tx, rounds[0]);
+  // One statement: the member_count trigger runs once per statement (migration 0003).
+  const memberRows = membersByCommunity.flat();
+  await insertMembers(tx, memberRows);
   await tx.insert(postCategories).values(categoryRows);
 
   const pictures = await art;
@@ -1046,7 +1030,6 @@ export async function seedCommunities(input: {
   return {
     people: people.length,
     communities: communityRows.length,
-    memberships: rounds.reduce((sum, round) => sum + round.length, 0),
-    laterMembers: rounds.slice(1),
+    memberships: memberRows.length,
   };
 }

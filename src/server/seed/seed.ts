@@ -4,7 +4,7 @@ import type { Db } from "../db/client";
 import { account, user, userNotificationSettings, userProfiles } from "../db/schema/index";
 import { createProfileForUser, hashPassword } from "../lib/auth";
 import type { Storage } from "../lib/storage";
-import { insertMembers, renderCommunityArt, seedCommunities, type DemoAccount, type Tx } from "./communities";
+import { renderCommunityArt, seedCommunities, type DemoAccount, type Tx } from "./communities";
 
 export const DEMO_PASSWORD = "hearth-demo";
 
@@ -100,10 +100,9 @@ async function insertDemoAccounts(tx: Tx, hashes: string[]) {
 
 /**
  * Demo content on first start with an empty database: the two demo accounts, the people of the
- * demo directory, and its communities. Everything but the bulk of the members is one transaction,
- * so a seed that fails there leaves nothing behind and the next start tries again; an advisory lock
- * keeps two processes starting together from both seeding. The remaining members follow in short
- * transactions (see MEMBER_ROUND).
+ * demo directory, and its communities, in one transaction: a seed that fails leaves nothing behind
+ * and the next start tries again; an advisory lock keeps two processes starting together from both
+ * seeding.
  */
 export async function seedDemo(input: {
   db: Db;
@@ -124,7 +123,6 @@ export async function seedDemo(input: {
     return seedCommunities({ tx, storage, art, accounts });
   });
   if (!result) return false;
-  for (const round of result.laterMembers) await insertMembers(db, round);
   const ms = Math.round(performance.now() - started);
   log.info(
     `Demo content created in ${ms} ms: accounts ${DEMO_USERS.map((u) => u.email).join(", ")} (password ${DEMO_PASSWORD}); ` +
