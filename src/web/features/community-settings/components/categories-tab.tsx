@@ -109,20 +109,24 @@ export function CategoriesTab({ community, onDirtyChange }: SettingsTabProps) {
               return (
                 <li key={field.id} className="rounded-xl border border-stone-200 bg-white p-2 shadow-xs">
                   <div className="flex items-center gap-2">
-                    <input
-                      className={cn(inputClasses, "h-10 w-12 shrink-0 px-0 text-center text-lg")}
-                      aria-label={`Emoji for category ${index + 1}`}
-                      maxLength={16}
-                      {...register(`categories.${index}.emoji`)}
-                    />
-                    <input
-                      className={cn(inputClasses, "h-10 min-w-0 flex-1")}
-                      aria-label={`Category ${index + 1} name`}
-                      placeholder="Category name"
-                      maxLength={COMMUNITY_LIMITS.categoryNameMax}
-                      aria-invalid={error?.name ? true : undefined}
-                      {...register(`categories.${index}.name`)}
-                    />
+                    <div className="w-12 shrink-0">
+                      <input
+                        className={cn(inputClasses, "h-10 px-0 text-center text-lg")}
+                        aria-label={`Emoji for category ${index + 1}`}
+                        maxLength={16}
+                        {...register(`categories.${index}.emoji`)}
+                      />
+                    </div>
+                    <div className="min-w-0 flex-1">
+                      <input
+                        className={cn(inputClasses, "h-10")}
+                        aria-label={`Category ${index + 1} name`}
+                        placeholder="Category name"
+                        maxLength={COMMUNITY_LIMITS.categoryNameMax}
+                        aria-invalid={error?.name ? true : undefined}
+                        {...register(`categories.${index}.name`)}
+                      />
+                    </div>
                     <ListRowActions what={label} index={index} count={fields.length} onMove={move} onRemove={remove} />
                   </div>
                   {(error?.name || error?.emoji) && (

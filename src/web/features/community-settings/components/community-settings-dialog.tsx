@@ -36,7 +36,7 @@ import { MetricsTab } from "./metrics-tab";
 import { PageTabsTab } from "./page-tabs-tab";
 import { PricingTab } from "./pricing-tab";
 import { RulesTab } from "./rules-tab";
-import type { SettingsTabProps } from "./settings-panel";
+import type { CommunitySettingsSection, SettingsTabProps } from "./settings-panel";
 
 export type CommunitySettingsTab =
   "dashboard" | "invite" | "general" | "pricing" | "tabs" | "categories" | "rules" | "discovery" | "metrics";
@@ -104,11 +104,14 @@ export function CommunitySettingsDialog({
   open,
   onOpenChange,
   initialTab = "dashboard",
+  initialSection,
 }: {
   community: CommunityView;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   initialTab?: CommunitySettingsTab;
+  /** With initialTab "general": open with the icon and cover in view. */
+  initialSection?: CommunitySettingsSection;
 }) {
   const permissions = community.viewer.permissions;
   const tabs = useMemo(() => TABS.filter((t) => permissions.includes(t.needs)), [permissions]);
@@ -231,7 +234,11 @@ export function CommunitySettingsDialog({
                       forceMount
                       className="min-h-full focus-visible:outline-none data-[state=inactive]:hidden [&>*]:min-h-full"
                     >
-                      {t.render({ community, onDirtyChange: reportDirty[t.id] })}
+                      {t.render({
+                        community,
+                        onDirtyChange: reportDirty[t.id],
+                        section: t.id === firstTab ? initialSection : undefined,
+                      })}
                     </TabsPrimitive.Content>
                   ))}
                 </div>

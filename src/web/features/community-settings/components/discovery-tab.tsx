@@ -99,7 +99,7 @@ export function DiscoveryTab({ community, onDirtyChange }: SettingsTabProps) {
             />
           )}
         />
-        <div className="grid gap-5 sm:grid-cols-2">
+        <div className="max-w-sm">
           <Controller
             control={control}
             name="category"

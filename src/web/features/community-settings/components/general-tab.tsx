@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useEffect, useMemo } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { communityNameSchema, updateCommunitySchema } from "../../../../shared/communities";
@@ -22,7 +22,12 @@ type GeneralOutput = z.output<typeof generalSchema>;
 const toValues = (c: CommunityView): GeneralInput => ({ name: c.name, description: c.description });
 
 /** Name, description, icon and cover (SPEC §2, §5); the owner's danger zone. */
-export function GeneralTab({ community, onDirtyChange }: SettingsTabProps) {
+export function GeneralTab({ community, onDirtyChange, section }: SettingsTabProps) {
+  const images = useRef<HTMLDivElement>(null);
+  // Opened from "Add icon & cover image": the pictures, not the name, are what the owner came for.
+  useEffect(() => {
+    if (section === "images") images.current?.scrollIntoView({ block: "start" });
+  }, [section]);
   const update = useUpdateCommunity(community.id);
   const flash = useFlashMessage();
   const values = useMemo(() => toValues(community), [community]);
@@ -93,6 +98,7 @@ export function GeneralTab({ community, onDirtyChange }: SettingsTabProps) {
           }}
         />
       </form>
+      <div ref={images} className="scroll-mt-2" />
       <PanelBody className="border-t border-stone-200 bg-stone-50/60">
         <PanelSection title="Icon" description="A square SVG, shown beside your community's name everywhere.">
           <ImageUpload community={community} kind="icon" />

@@ -58,7 +58,12 @@ export function InviteLinkField({
           )}
           aria-describedby={disabled ? `${id}-off` : undefined}
         />
-        <Button variant={copied === "yes" ? "soft" : "secondary"} onClick={copy} disabled={disabled} className="w-28">
+        <Button
+          variant={copied === "yes" ? "soft" : "secondary"}
+          onClick={copy}
+          disabled={disabled}
+          className="sm:w-28"
+        >
           {copied === "yes" ? (
             <Check className="size-4" aria-hidden="true" />
           ) : (
@@ -67,7 +72,7 @@ export function InviteLinkField({
           {copied === "yes" ? "Copied!" : "Copy"}
         </Button>
       </div>
-      <p className="mt-1.5 min-h-5 text-sm text-stone-600" aria-live="polite">
+      <p className="text-sm text-stone-600 empty:hidden [&:not(:empty)]:mt-1.5" aria-live="polite">
         {disabled ? (
           <span id={`${id}-off`}>The invite link is turned off: nobody can join through it.</span>
         ) : copied === "yes" ? (

@@ -68,7 +68,8 @@ export function InviteTab({ community }: { community: CommunityView }) {
                 <span>
                   <strong className="font-semibold text-stone-900 tabular-nums">{joined}</strong>{" "}
                   {joined === 1 ? "person has" : "people have"} joined through your invites
-                  {joined < ONBOARDING_INVITES_NEEDED && ` (${ONBOARDING_INVITES_NEEDED} complete onboarding)`}
+                  {joined < ONBOARDING_INVITES_NEEDED &&
+                    `; ${ONBOARDING_INVITES_NEEDED - joined} more to finish that onboarding step`}
                 </span>
               )}
             </p>

@@ -93,22 +93,26 @@ export function RulesTab({ community, onDirtyChange }: SettingsTabProps) {
               const error = errors.rules?.[index]?.text?.message;
               return (
                 <li key={field.id} className="rounded-xl border border-stone-200 bg-white p-2 shadow-xs">
-                  <div className="flex items-start gap-2">
+                  {/* On narrow screens the buttons wrap under the rule, which keeps its width. */}
+                  <div className="flex flex-wrap items-start justify-end gap-2">
                     <span
                       className="mt-2 flex size-6 shrink-0 items-center justify-center rounded-full bg-brand-50 text-xs font-bold text-brand-800 tabular-nums"
                       aria-hidden="true"
                     >
                       {index + 1}
                     </span>
-                    <textarea
-                      className={cn(inputClasses, "min-h-10 min-w-0 flex-1 resize-y py-2 leading-snug")}
-                      rows={1}
-                      aria-label={`Rule ${index + 1}`}
-                      placeholder="Be kind and respectful"
-                      maxLength={COMMUNITY_LIMITS.ruleMax}
-                      aria-invalid={error ? true : undefined}
-                      {...register(`rules.${index}.text`)}
-                    />
+                    <div className="min-w-48 flex-1">
+                      {/* Grows with its text, so a long rule is read whole. */}
+                      <textarea
+                        className={cn(inputClasses, "min-h-10 resize-none py-2 leading-snug [field-sizing:content]")}
+                        rows={1}
+                        aria-label={`Rule ${index + 1}`}
+                        placeholder="Be kind and respectful"
+                        maxLength={COMMUNITY_LIMITS.ruleMax}
+                        aria-invalid={error ? true : undefined}
+                        {...register(`rules.${index}.text`)}
+                      />
+                    </div>
                     <ListRowActions
                       what={`rule ${index + 1}`}
                       index={index}

@@ -143,4 +143,8 @@ export type SettingsTabProps = {
   community: CommunityView;
   /** Tells the dialog whether this tab holds unsaved changes (asked about on close). */
   onDirtyChange: (dirty: boolean) => void;
+  /** A part of the tab to bring into view when the dialog opens on it. */
+  section?: CommunitySettingsSection;
 };
+
+export type CommunitySettingsSection = "images";

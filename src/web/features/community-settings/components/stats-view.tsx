@@ -55,13 +55,19 @@ export function JoinsChart({ days }: { days: CommunityStats["joins_by_day"] }) {
           <strong className="font-semibold text-stone-900 tabular-nums">{total}</strong> joined
         </span>
       </figcaption>
-      <div className="relative mt-4">
-        <div className="pointer-events-none absolute inset-x-0 top-0 border-t border-dashed border-stone-200" />
+      <div className="relative mt-5 pl-7">
+        <div className="pointer-events-none absolute top-0 right-0 left-7 border-t border-dashed border-stone-200" />
         <span
-          className="absolute -top-2.5 right-0 bg-white pl-1 text-xs text-stone-500 tabular-nums"
+          className="absolute -top-2 left-0 w-5 text-right text-xs leading-4 text-stone-500 tabular-nums"
           aria-hidden="true"
         >
           {max}
+        </span>
+        <span
+          className="absolute bottom-0 left-0 w-5 translate-y-1/2 text-right text-xs leading-4 text-stone-500"
+          aria-hidden="true"
+        >
+          0
         </span>
         <div role="img" aria-label={label} className="flex h-28 items-end gap-[2px] border-b border-stone-300 sm:gap-1">
           {days.map((d) => (
@@ -79,7 +85,7 @@ export function JoinsChart({ days }: { days: CommunityStats["joins_by_day"] }) {
         </div>
       </div>
       {days.length > 0 && (
-        <div className="mt-1.5 flex justify-between text-xs text-stone-500" aria-hidden="true">
+        <div className="mt-1.5 flex justify-between pl-7 text-xs text-stone-500" aria-hidden="true">
           <span>{formatDay(days[0].day)}</span>
           <span>Today</span>
         </div>

@@ -12,7 +12,12 @@ import { formatCount } from "../../../../shared/format";
 import { Button, buttonClasses } from "../../../components/ui/button";
 import { cn } from "../../../lib/cn";
 import { CommunityIcon, type CommunityView } from "../../communities";
-import { CommunitySettingsDialog, type CommunitySettingsTab, InviteLinkField } from "../../community-settings";
+import {
+  CommunitySettingsDialog,
+  type CommunitySettingsSection,
+  type CommunitySettingsTab,
+  InviteLinkField,
+} from "../../community-settings";
 import { PostComposer } from "../../posts";
 import { useInviteJoins } from "../api/get-setup-community";
 
@@ -37,10 +42,11 @@ const TASK_DETAILS: Record<OnboardingTask, { icon: ComponentType<{ className?: s
 
 /** The onboarding checklist (SPEC §3, §4): four tasks in order, each with the action that completes it. */
 export function SetupChecklist({ community }: { community: CommunityView }) {
-  const [settings, setSettings] = useState<{ open: boolean; tab: CommunitySettingsTab }>({
-    open: false,
-    tab: "dashboard",
-  });
+  const [settings, setSettings] = useState<{
+    open: boolean;
+    tab: CommunitySettingsTab;
+    section?: CommunitySettingsSection;
+  }>({ open: false, tab: "dashboard" });
   const composer = useRef<HTMLElement>(null);
   const done = new Set(community.onboarding_tasks_completed);
   const doneCount = ONBOARDING_TASKS.filter((t) => done.has(t.id)).length;
@@ -48,7 +54,8 @@ export function SetupChecklist({ community }: { community: CommunityView }) {
   const communityPath = `/community/${encodeURIComponent(community.slug)}`;
   const inviteJoins = useInviteJoins(community.id, { live: !done.has("invite") });
 
-  const openSettings = (tab: CommunitySettingsTab) => setSettings({ open: true, tab });
+  const openSettings = (tab: CommunitySettingsTab, section?: CommunitySettingsSection) =>
+    setSettings({ open: true, tab, section });
   const goToComposer = () => {
     composer.current?.scrollIntoView({ behavior: "smooth", block: "start" });
     composer.current?.querySelector("textarea")?.focus({ preventScroll: true });
@@ -79,7 +86,7 @@ export function SetupChecklist({ community }: { community: CommunityView }) {
     customization: {
       label: "Upload images",
       doneLabel: "Change images",
-      run: () => openSettings("general"),
+      run: () => openSettings("general", "images"),
     },
     first_post: {
       label: "Write post",
@@ -90,12 +97,12 @@ export function SetupChecklist({ community }: { community: CommunityView }) {
 
   return (
     <main id="main" className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-10">
-      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
         <div className="flex min-w-0 items-center gap-4">
           <CommunityIcon src={community.icon_url} name={community.name} size="lg" className="shadow-sm" />
           <div className="min-w-0">
             <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">Getting started</p>
-            <h1 className="truncate text-2xl font-bold tracking-tight text-stone-900 sm:text-3xl">
+            <h1 className="text-2xl font-bold tracking-tight text-balance break-words text-stone-900 sm:text-3xl">
               Set up {community.name}
             </h1>
           </div>
@@ -231,6 +238,7 @@ export function SetupChecklist({ community }: { community: CommunityView }) {
         open={settings.open}
         onOpenChange={(open) => setSettings((s) => ({ ...s, open }))}
         initialTab={settings.tab}
+        initialSection={settings.section}
       />
     </main>
   );
