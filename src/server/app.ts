@@ -35,7 +35,7 @@ import { PgListener } from "./lib/pg-listener";
 import { createMailer } from "./lib/mail";
 import { createRateLimiter } from "./lib/rate-limit";
 import { createViewerLookup } from "./lib/session";
-import { createDiskStorage, type Storage } from "./lib/storage";
+import { createStorage, type Storage } from "./lib/storage";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const WEB_DIST = path.join(root, "dist/web");
@@ -104,7 +104,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
     pool: database.pool,
     auth,
     mailer,
-    storage: opts.storage ?? createDiskStorage(path.join(config.dataDir, "media")),
+    storage: opts.storage ?? createStorage(config),
     rateLimiter: createRateLimiter(database.db, config.rateLimits),
     worker,
     listener,

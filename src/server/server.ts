@@ -1,11 +1,10 @@
-import path from "node:path";
 import type { FastifyServerOptions } from "fastify";
 import { buildApp, type HearthApp } from "./app";
 import type { Config } from "./config";
 import { connectDatabase, type Database } from "./db/client";
 import { acquireDataDirLock, startEmbeddedPostgres, type EmbeddedDatabase } from "./db/embedded";
 import { migrateDatabase } from "./db/migrate";
-import { createDiskStorage } from "./lib/storage";
+import { createStorage } from "./lib/storage";
 import { seedDemo } from "./seed/seed";
 
 export type RunningServer = { app: HearthApp; database: Database; url: string; stop: () => Promise<void> };
@@ -34,7 +33,7 @@ export async function startServer(
     });
     await migrateDatabase(database.pool);
     // One storage for the seed and the app: the demo's icons and covers are served from where the seed put them.
-    const storage = createDiskStorage(path.join(config.dataDir, "media"));
+    const storage = createStorage(config);
     if (config.seedDemo) await seedDemo({ db: database.db, storage, log });
     const app = await buildApp({ config, database, storage, logger: opts.logger });
     await app.listen({ port: config.port, host: config.host });

@@ -57,3 +57,8 @@ export function createDiskStorage(root: string): Storage {
     publicUrl: (key) => `/media/${key}`,
   };
 }
+
+/** The storage the configuration names (local disk under DATA_DIR/media for now). */
+export function createStorage(config: { dataDir: string }): Storage {
+  return createDiskStorage(path.join(config.dataDir, "media"));
+}
