@@ -291,3 +291,79 @@ test("settings dialog: a failed save says so, closing with unsaved changes asks 
   await dialog.getByRole("button", { name: "Save changes" }).click();
   await expect(dialog.getByText("Pricing saved: $9.50/month.")).toBeVisible();
 });
+
+test("an admin runs the setup page and settings too, without the owner's delete", async ({ page }) => {
+  const owner = await createConfirmedUser("owner");
+  const admin = await createConfirmedUser("admin");
+  const ownerApi = await apiSession(owner);
+  const community = await createCommunity(ownerApi);
+  const view = (await (await ownerApi.get(`/api/communities/${community.id}`)).json()) as { invite_code: string };
+  await acceptInvite(admin, view.invite_code);
+  const adminApi = await apiSession(admin);
+  const me = (await (await adminApi.get("/api/me")).json()) as { user: { id: string } };
+  await adminApi.dispose();
+  const promoted = await ownerApi.patch(`/api/communities/${community.id}/members/${me.user.id}`, {
+    data: { role: "admin" },
+  });
+  expect(promoted.status(), await promoted.text()).toBe(200);
+  await ownerApi.dispose();
+
+  await signInOnPage(page, admin);
+  await page.goto(`/community/${community.slug}/setup`);
+  await expect(page.getByRole("heading", { level: 1, name: `Set up ${community.name}` })).toBeVisible();
+  // One of three invite joins so far (the admin's own).
+  await expect(page.getByText("1 of 3 joined through your link")).toBeVisible();
+
+  await page.getByRole("button", { name: "Upload images" }).click();
+  const dialog = settingsDialog(page);
+  await expect(dialog.getByRole("tab", { name: "General" })).toHaveAttribute("aria-selected", "true");
+  await expect(dialog.getByRole("button", { name: "Upload icon" })).toBeInViewport();
+  await expect(dialog.getByRole("button", { name: "Delete community" })).toHaveCount(0);
+
+  // Invite tab: copy, regenerate (after a confirmation), turn off.
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: BASE_URL });
+  await dialog.getByRole("tab", { name: "Invite" }).click();
+  const linkField = dialog.getByRole("textbox", { name: "Invite link" });
+  const oldLink = await linkField.inputValue();
+  await dialog.getByRole("button", { name: "Copy" }).click();
+  await expect(dialog.getByText("Link copied to clipboard!")).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(oldLink);
+
+  await dialog.getByRole("button", { name: "Regenerate link" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Regenerate the invite link?" });
+  await confirm.getByRole("button", { name: "Regenerate link" }).click();
+  await expect(dialog.getByText("A new invite link is ready.", { exact: false })).toBeVisible();
+  await expect(linkField).not.toHaveValue(oldLink);
+  const newCode = (await linkField.inputValue()).split("/invite/")[1];
+
+  await dialog.getByRole("switch", { name: "Allow joining with the invite link" }).click();
+  await expect(dialog.getByText("Invite link turned off.")).toBeVisible();
+  await expect(dialog.getByText("The invite link is turned off: nobody can join through it.")).toBeVisible();
+  const late = await apiSession(await createConfirmedUser("late"));
+  const refused = await late.post(`/api/invites/${newCode}/accept`);
+  expect(refused.status()).toBe(403);
+  expect(await refused.text()).toContain("Invites are disabled for this community");
+  await late.dispose();
+});
+
+test("the owner deletes the community after typing its name, and lands home", async ({ page }) => {
+  const owner = await createConfirmedUser("owner");
+  const ownerApi = await apiSession(owner);
+  const community = await createCommunity(ownerApi);
+  await signInOnPage(page, owner);
+  await page.goto(`/community/${community.slug}/setup`);
+  await page.getByRole("button", { name: "Add description" }).click();
+  const dialog = settingsDialog(page);
+  await dialog.getByRole("button", { name: "Delete community" }).click();
+  const confirm = page.getByRole("alertdialog", { name: `Delete ${community.name}?` });
+  const remove = confirm.getByRole("button", { name: "Delete community" });
+  await expect(remove).toBeDisabled();
+  await confirm.getByLabel(`Type ${community.name} to confirm`).fill("something else");
+  await expect(remove).toBeDisabled();
+  await confirm.getByLabel(`Type ${community.name} to confirm`).fill(community.name);
+  await remove.click();
+  await expect(page).toHaveURL(`${BASE_URL}/`);
+  await expect(page.getByText(`${community.name} was deleted.`)).toBeVisible();
+  expect((await ownerApi.get(`/api/communities/${community.id}`)).status()).toBe(404);
+  await ownerApi.dispose();
+});
