@@ -65,6 +65,9 @@ export default defineConfig({
       DATA_DIR: process.env.HEARTH_E2E_DATA_DIR,
       PORT: String(PORT),
       LOG_LEVEL: "warn",
+      // The journeys sign up dozens of accounts from one address, far past the per-address limits;
+      // the limits themselves are tested through the API (src/server/**/*.test.ts).
+      RATE_LIMITS: "false",
     },
   },
 });
