@@ -1,6 +1,7 @@
 /**
  * The baseline: a bare node:http server answering fixed bytes per path, the cheapest server that
- * gives a client the same response body. Routes come from BENCH_BASELINE_ROUTES (JSON).
+ * gives a client the same response body. Routes come from BENCH_BASELINE_ROUTES (JSON), keyed by
+ * path, or by path and query string when several queries of one path answer differently.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -21,7 +22,8 @@ const answers = new Map(
 const notFound = Buffer.from('{"error":{"code":"NOT_FOUND","message":"No route"}}');
 
 const server = http.createServer((req, res) => {
-  const answer = answers.get((req.url ?? "/").split("?")[0]);
+  const url = req.url ?? "/";
+  const answer = answers.get(url) ?? answers.get(url.split("?")[0]);
   if (!answer) {
     res.writeHead(404, { "content-type": "application/json; charset=utf-8" });
     res.end(notFound);

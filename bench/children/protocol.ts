@@ -1,6 +1,9 @@
 /** The line a child server prints on stdout once it accepts requests; the parent waits for it. */
 export const READY_PREFIX = "bench:ready ";
 
+/** The line a data-set builder prints on stdout when it is done: this prefix, then the facts as JSON. */
+export const DATASET_RESULT_PREFIX = "bench:dataset ";
+
 export type ReadyMessage = { url: string; pid: number };
 
 export function announceReady(url: string): void {

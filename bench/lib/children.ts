@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -7,7 +7,14 @@ import { READY_PREFIX, type ReadyMessage } from "../children/protocol";
 import { BENCH_DIR, REPO_ROOT, TMP_DIR } from "./paths";
 
 /** A server running in a child process of the harness. */
-export type ChildServer = { name: string; url: string; pid: number; stop: () => Promise<void> };
+export type ChildServer = {
+  name: string;
+  url: string;
+  pid: number;
+  stop: () => Promise<void>;
+  /** Sends `{ id, type }` over the IPC channel and resolves with the child's `{ id, reply }`. */
+  ask: <T>(type: string) => Promise<T>;
+};
 
 const live = new Set<ChildServer>();
 
@@ -42,7 +49,7 @@ export async function spawnChildServer(opts: {
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), "--import", "tsx", file], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...opts.env },
-    stdio: ["pipe", "pipe", "pipe"],
+    stdio: ["pipe", "pipe", "pipe", "ipc"],
   });
   const prefix = `[${opts.name}] `;
   createInterface({ input: child.stderr! }).on("line", (line) => process.stderr.write(`${prefix}${line}\n`));
@@ -72,8 +79,35 @@ export async function spawnChildServer(opts: {
     throw err;
   });
 
+  let seq = 0;
+  const pending = new Map<number, (reply: unknown) => void>();
+  child.on("message", (m: { id?: number; reply?: unknown }) => {
+    if (typeof m?.id !== "number") return;
+    pending.get(m.id)?.(m.reply);
+    pending.delete(m.id);
+  });
+  const ask = <T>(type: string) =>
+    new Promise<T>((resolve, reject) => {
+      const id = ++seq;
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        reject(new Error(`${opts.name} did not answer "${type}"`));
+      }, 10_000);
+      pending.set(id, (reply) => {
+        clearTimeout(timer);
+        resolve(reply as T);
+      });
+      child.send({ id, type }, (err) => {
+        if (!err) return;
+        clearTimeout(timer);
+        pending.delete(id);
+        reject(err);
+      });
+    });
+
   let stopping: Promise<void> | undefined;
   const server: ChildServer = {
+    ask,
     name: opts.name,
     url: ready.url,
     pid: child.pid!,
@@ -93,24 +127,52 @@ export async function spawnChildServer(opts: {
   return server;
 }
 
-/** The real Hearth server on a fresh data directory under .tmp/ (bundled PostgreSQL, demo seed). */
-export async function startHearth(opts: { name: string; nodeArgs?: string[] }): Promise<ChildServer> {
+/**
+ * The real Hearth server on a fresh data directory under .tmp/ (bundled PostgreSQL, demo seed), or
+ * on a copy of a prepared one (`template`, see lib/datasets.ts: the copy is made with `cp -a` so the
+ * cluster keeps its owner and modes, and removed afterwards). `serverLatency` makes the child time
+ * every request from arrival to the last byte handed to the socket (see `serverLatencyProbe`).
+ */
+export async function startHearth(opts: {
+  name: string;
+  nodeArgs?: string[];
+  template?: string;
+  serverLatency?: boolean;
+}): Promise<ChildServer> {
   const dataDir = path.join(TMP_DIR, `bench-${opts.name}`);
   rmSync(dataDir, { recursive: true, force: true });
-  const server = await spawnChildServer({
-    name: `hearth:${opts.name}`,
-    script: "hearth-server",
-    env: { BENCH_DATA_DIR: dataDir },
-    nodeArgs: opts.nodeArgs,
-  });
-  return {
-    ...server,
-    stop: async () => {
-      await server.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  if (opts.template) execFileSync("cp", ["-a", opts.template, dataDir], { stdio: ["ignore", "ignore", "inherit"] });
+  try {
+    const server = await spawnChildServer({
+      name: `hearth:${opts.name}`,
+      script: "hearth-server",
+      env: { BENCH_DATA_DIR: dataDir, ...(opts.serverLatency ? { BENCH_SERVER_LATENCY: "1" } : {}) },
+      nodeArgs: opts.nodeArgs,
+    });
+    return {
+      ...server,
+      stop: async () => {
+        await server.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
 }
+
+/** Server-side latency percentiles (ms) of the requests a Hearth child answered since the last reset. */
+export type ServerLatency = { count: number; p50: number; p95: number; p99: number; max: number };
+export type ServerLatencyProbe = { reset: () => Promise<void>; read: () => Promise<ServerLatency> };
+
+/** For a Hearth child started with `serverLatency: true`. */
+export const serverLatencyProbe = (server: ChildServer): ServerLatencyProbe => ({
+  reset: async () => {
+    await server.ask("latency:reset");
+  },
+  read: () => server.ask<ServerLatency>("latency:read"),
+});
 
 export type FixedResponse = { status: number; contentType: string; body: Buffer };
 

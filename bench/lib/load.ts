@@ -1,4 +1,5 @@
 import autocannon from "autocannon";
+import type { ServerLatency, ServerLatencyProbe } from "./children";
 import { cpuWindow, type CpuShare } from "./cpu";
 
 export type LoadRequest = {
@@ -11,6 +12,8 @@ export type LoadRequest = {
   connections: number;
   /** The server's pid, to report the CPU its process tree used during the measurement. */
   serverPid?: number;
+  /** Reset before the measured seconds and read after them (and the settle pause). */
+  serverLatency?: ServerLatencyProbe;
 };
 
 export type LoadResult = {
@@ -22,6 +25,8 @@ export type LoadResult = {
   errors: number;
   /** Average cores used during the measured seconds, by the server, the harness, and the rest of the machine. */
   cpu: CpuShare;
+  /** Latency measured inside the server, when the request had a probe. */
+  server?: ServerLatency;
 };
 
 export class LoadError extends Error {}
@@ -74,8 +79,11 @@ export async function measure(
   if (opts.warmupSeconds > 0) await runOnce(`${label} (warm-up)`, req, opts.warmupSeconds);
   // The CPU window closes when autocannon stops, before the settle pause.
   let cpu: CpuShare | undefined;
+  await req.serverLatency?.reset();
   const endWindow = cpuWindow(req.serverPid);
   const r = await runOnce(label, req, opts.seconds, () => (cpu = endWindow()));
+  // Read after the settle pause: requests sent in the measured seconds and answered just after count.
+  const server = await req.serverLatency?.read();
   return {
     requestsPerSecond: r.requests.average,
     p50: r.latency.p50,
@@ -84,6 +92,7 @@ export async function measure(
     non2xx: r.non2xx,
     errors: r.errors + r.timeouts + r.mismatches,
     cpu: cpu!,
+    server,
   };
 }
 

@@ -9,53 +9,70 @@ const int = (n: number) => Math.round(n).toLocaleString("en-US");
 const ms = (n: number) => `${Number.isInteger(n) ? n : n.toFixed(n < 10 ? 2 : 1)} ms`;
 const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
 
-const HEADERS = [
-  "endpoint",
-  "conns",
-  "req/s",
-  "p50",
-  "p99",
-  "non-2xx",
-  "errors",
-  "baseline req/s",
-  "ratio",
-  "goal",
-  "met?",
+type Column = { title: string; numeric: boolean; cell: (row: ResultRow) => string };
+
+const COLUMNS: Column[] = [
+  { title: "endpoint", numeric: false, cell: (r) => r.endpoint },
+  { title: "conns", numeric: true, cell: (r) => String(r.connections) },
+  { title: "req/s", numeric: true, cell: (r) => int(r.requestsPerSecond) },
+  { title: "p50", numeric: true, cell: (r) => ms(r.p50) },
+  { title: "p99", numeric: true, cell: (r) => ms(r.p99) },
+  { title: "server p95", numeric: true, cell: (r) => (r.serverP95 === undefined ? "—" : ms(r.serverP95)) },
+  { title: "non-2xx", numeric: true, cell: (r) => String(r.non2xx) },
+  { title: "errors", numeric: true, cell: (r) => String(r.errors) },
+  {
+    title: "baseline req/s",
+    numeric: false,
+    cell: (r) => (r.reference ? `${int(r.reference.requestsPerSecond)} (${r.reference.label})` : "—"),
+  },
+  {
+    title: "ratio",
+    numeric: true,
+    cell: (r) => {
+      const ratio = ratioOf(r);
+      return ratio === undefined ? "—" : pct(ratio);
+    },
+  },
+  {
+    title: "goal",
+    numeric: false,
+    cell: (r) => {
+      const parts = [
+        ...(r.goal === undefined ? [] : [`≥ ${Math.round(r.goal * 100)}%`]),
+        ...(r.serverP95GoalMs === undefined ? [] : [`p95 < ${r.serverP95GoalMs} ms`]),
+      ];
+      return parts.length ? parts.join(", ") : "—";
+    },
+  },
+  {
+    title: "met?",
+    numeric: false,
+    cell: (r) => {
+      const met = goalMet(r);
+      return met === undefined ? "—" : met ? "yes" : "**no**";
+    },
+  },
 ];
 
-function cells(row: ResultRow): string[] {
-  const ratio = ratioOf(row);
-  const met = goalMet(row);
-  return [
-    row.endpoint,
-    String(row.connections),
-    int(row.requestsPerSecond),
-    ms(row.p50),
-    ms(row.p99),
-    String(row.non2xx),
-    String(row.errors),
-    row.reference ? `${int(row.reference.requestsPerSecond)} (${row.reference.label})` : "—",
-    ratio === undefined ? "—" : pct(ratio),
-    row.goal === undefined ? "—" : `≥ ${Math.round(row.goal * 100)}%`,
-    met === undefined ? "—" : met ? "yes" : "**no**",
-  ];
-}
-
-const NUMERIC = new Set([1, 2, 3, 4, 5, 6, 8]);
+// "server p95" only appears when a row has one, so other scenarios' tables keep their shape.
+const columnsFor = (rows: ResultRow[]) =>
+  COLUMNS.filter((c) => c.title !== "server p95" || rows.some((r) => r.serverP95 !== undefined));
 
 /** A fixed-width table for the terminal. */
 export function consoleTable(rows: ResultRow[]): string {
-  const data = [HEADERS, ...rows.map((r) => cells(r).map((c) => c.replaceAll("**", "")))];
-  const widths = HEADERS.map((_, i) => Math.max(...data.map((r) => r[i].length)));
+  const cols = columnsFor(rows);
+  const data = [cols.map((c) => c.title), ...rows.map((r) => cols.map((c) => c.cell(r).replaceAll("**", "")))];
+  const widths = cols.map((_, i) => Math.max(...data.map((r) => r[i].length)));
   const line = (r: string[]) =>
-    r.map((c, i) => (NUMERIC.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ");
+    r.map((c, i) => (cols[i].numeric ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ");
   return [line(data[0]), widths.map((w) => "-".repeat(w)).join("  "), ...data.slice(1).map(line)].join("\n");
 }
 
 export function markdownTable(rows: ResultRow[]): string {
+  const cols = columnsFor(rows);
   const line = (r: string[]) => `| ${r.join(" | ")} |`;
-  const align = HEADERS.map((_, i) => (NUMERIC.has(i) ? "---:" : "---"));
-  return [line(HEADERS), line(align), ...rows.map((r) => line(cells(r)))].join("\n");
+  const align = cols.map((c) => (c.numeric ? "---:" : "---"));
+  return [line(cols.map((c) => c.title)), line(align), ...rows.map((r) => line(cols.map((c) => c.cell(r))))].join("\n");
 }
 
 const markers = (name: string) => [`<!-- bench:${name}:start -->`, `<!-- bench:${name}:end -->`] as const;

@@ -11,6 +11,10 @@ export type ResultRow = {
   reference?: { label: string; requestsPerSecond: number };
   /** Minimum acceptable Hearth ÷ reference ratio, when the issue sets one. */
   goal?: number;
+  /** 95th percentile latency measured inside the server (ms), when the scenario measures it. */
+  serverP95?: number;
+  /** serverP95 must stay below this (ms), when the issue sets such a goal. */
+  serverP95GoalMs?: number;
 };
 
 export type ScenarioResult = {
@@ -41,7 +45,23 @@ export type Scenario = {
 export const ratioOf = (row: ResultRow): number | undefined =>
   row.reference ? row.requestsPerSecond / row.reference.requestsPerSecond : undefined;
 
-export const goalMet = (row: ResultRow): boolean | undefined => {
+/** The goals the row misses, in words (empty when it meets them all or has none). */
+export function missedGoals(row: ResultRow): string[] {
+  const missed: string[] = [];
   const ratio = ratioOf(row);
-  return row.goal === undefined || ratio === undefined ? undefined : ratio >= row.goal;
+  if (row.goal !== undefined && ratio !== undefined && ratio < row.goal) {
+    missed.push(`below ${(row.goal * 100).toFixed(0)}% of its baseline`);
+  }
+  if (row.serverP95GoalMs !== undefined && row.serverP95 !== undefined && !(row.serverP95 < row.serverP95GoalMs)) {
+    missed.push(`server p95 ${row.serverP95} ms is not under ${row.serverP95GoalMs} ms`);
+  }
+  return missed;
+}
+
+/** Whether the row meets its goals; undefined when it has none that could be checked. */
+export const goalMet = (row: ResultRow): boolean | undefined => {
+  const checkable =
+    (row.goal !== undefined && ratioOf(row) !== undefined) ||
+    (row.serverP95GoalMs !== undefined && row.serverP95 !== undefined);
+  return checkable ? missedGoals(row).length === 0 : undefined;
 };

@@ -1,5 +1,6 @@
 import type { Scenario } from "../lib/scenario";
+import { communities } from "./communities";
 import { foundation } from "./foundation";
 
 /** Every scenario, in the order `npm run bench` runs them. Later issues add theirs here. */
-export const SCENARIOS: Scenario[] = [foundation];
+export const SCENARIOS: Scenario[] = [foundation, communities];

@@ -7,11 +7,13 @@
  *   node --import tsx bench/tools/profile.ts --signed-in /api/me 8
  *   node --import tsx bench/tools/profile.ts --sign-in [seconds] [connections]   (POST sign-in, 4 connections)
  *   node --import tsx bench/tools/profile.ts --summarize <file.cpuprofile>
+ *   node --import tsx bench/tools/profile.ts --dataset communities /api/communities   (on a prepared data set)
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { startHearth, stopAllChildren } from "../lib/children";
 import { cpuTree } from "../lib/cpu";
+import { prepareDataset } from "../lib/datasets";
 import { DEMO_OWNER, signIn } from "../lib/hearth-client";
 import { measure, type LoadRequest } from "../lib/load";
 import { TMP_DIR } from "../lib/paths";
@@ -117,6 +119,9 @@ async function main() {
     console.log(summarize(args[1]));
     return;
   }
+  const datasetAt = args.indexOf("--dataset");
+  const dataset = datasetAt >= 0 ? args.splice(datasetAt, 2)[1] : undefined;
+  const template = dataset ? (await prepareDataset(dataset)).dir : undefined;
   const signedIn = args[0] === "--signed-in";
   const signInLoad = args[0] === "--sign-in";
   if (signedIn || signInLoad) args.shift();
@@ -125,7 +130,7 @@ async function main() {
   const dir = path.join(TMP_DIR, "bench-prof");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const hearth = await startHearth({ name: "profile", nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
+  const hearth = await startHearth({ name: "profile", template, nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
   try {
     const headers: Record<string, string> = signedIn ? { cookie: await signIn(hearth.url) } : {};
     const before = cpuTree(hearth.pid);
