@@ -80,14 +80,21 @@ export async function findDirectory({
   const conditions = [sql`visibility = 'public'`];
   if (category) conditions.push(sql`category = ${category}`);
   if (term) conditions.push(sql`(name || ' ' || description) ILIKE ${`%${escapeLike(term)}%`}`);
-  if (after) conditions.push(sql`member_count <= ${after.m} AND (member_count < ${after.m} OR id > ${after.id})`);
-  const res = await ctx.db.execute<DirectoryCard>(sql`
-    SELECT id, slug, name, description, short_description, tagline, category, type, price::float8 AS price,
-           member_count, icon_url, cover_url, is_featured
-      FROM communities
-     WHERE ${sql.join(conditions, sql` AND `)}
-     ORDER BY member_count DESC, id
-     LIMIT ${limit + 1}`);
+  const columns = sql`id, slug, name, description, short_description, tagline, category, type,
+    price::float8 AS price, member_count, icon_url, cover_url, is_featured`;
+  const where = sql.join(conditions, sql` AND `);
+  const page = (extra: ReturnType<typeof sql>) => sql`
+    SELECT ${columns} FROM communities WHERE ${where} AND ${extra} ORDER BY member_count DESC, id LIMIT ${limit + 1}`;
+  // After a cursor, two index ranges: the rest of the cursor's member count, then the smaller
+  // counts. One range with "count <= m AND (count < m OR id > x)" would read and discard every row
+  // of that count before the cursor (thousands on a deep page of a big directory).
+  const res = await ctx.db.execute<DirectoryCard>(
+    after
+      ? sql`SELECT * FROM ((${page(sql`member_count = ${after.m} AND id > ${after.id}`)})
+              UNION ALL (${page(sql`member_count < ${after.m}`)})) AS p
+             ORDER BY member_count DESC, id LIMIT ${limit + 1}`
+      : sql`SELECT ${columns} FROM communities WHERE ${where} ORDER BY member_count DESC, id LIMIT ${limit + 1}`,
+  );
   const rows = res.rows;
   const items = rows.slice(0, limit);
   const last = items.at(-1);

@@ -135,6 +135,24 @@ describe("the directory", () => {
     expect((await http.get(`/api/communities?q=%25%25`)).body.items).toEqual([]);
   });
 
+  it("pages through communities of equal size in id order, without repeats or gaps", async () => {
+    const owner = await signedInUser(t);
+    const tag = `tie${Date.now().toString(36)}`;
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await create(owner, `${tag} ${i}`)).id);
+    await t.database.pool.query(`UPDATE communities SET member_count = 7 WHERE id = ANY($1::uuid[])`, [
+      ids.slice(0, 4),
+    ]);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await http.get(`/api/communities?q=${tag}&limit=2${cursor ? `&cursor=${cursor}` : ""}`);
+      seen.push(...res.body.items.map((c: { id: string }) => c.id));
+      cursor = res.body.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual([...ids.slice(0, 4).sort(), ids[4]]);
+  });
+
   it("answers bad filters with 400, not 500", async () => {
     expect((await http.get("/api/communities?category=cooking")).status).toBe(400);
     expect((await http.get("/api/communities?cursor=garbage")).status).toBe(400);
