@@ -33,6 +33,7 @@ import { AppError, codeForStatus, unauthorized } from "./lib/errors";
 import { JobWorker } from "./lib/jobs";
 import { PgListener } from "./lib/pg-listener";
 import { createMailer } from "./lib/mail";
+import { PublicCache } from "./lib/public-cache";
 import { createRateLimiter } from "./lib/rate-limit";
 import { createViewerLookup } from "./lib/session";
 import { createStorage, type Storage } from "./lib/storage";
@@ -97,6 +98,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
     secureCookies: config.secureCookies,
     listener,
   });
+  const publicCache = new PublicCache(listener);
   await listener.start();
   const ctx: AppContext = {
     config,
@@ -109,6 +111,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
     worker,
     listener,
     log: app.log,
+    publicCache,
     viewer,
     requireViewer: async (request) => {
       const v = await viewer(request);

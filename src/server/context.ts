@@ -6,6 +6,7 @@ import type { Auth } from "./lib/auth";
 import type { JobWorker } from "./lib/jobs";
 import type { Mailer } from "./lib/mail";
 import type { PgListener } from "./lib/pg-listener";
+import type { PublicCache } from "./lib/public-cache";
 import type { RateLimiter } from "./lib/rate-limit";
 import type { ViewerLookup } from "./lib/session";
 import type { Storage } from "./lib/storage";
@@ -23,6 +24,8 @@ export type AppContext = {
   /** This process's LISTEN connection (cache invalidation, realtime fan-out). */
   listener: PgListener;
   log: FastifyBaseLogger;
+  /** Answers that are the same for every anonymous visitor, kept briefly. */
+  publicCache: PublicCache;
   /** The signed-in user, or null. */
   viewer: ViewerLookup;
   /** The signed-in user, or a 401. */

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import {
   CATEGORY_IDS,
@@ -46,6 +46,21 @@ const directoryCard = z.object({
   cover_url: z.string().nullable(),
   is_featured: z.boolean(),
 });
+
+const directoryPage = z.object({ items: z.array(directoryCard), next_cursor: z.string().nullable() });
+
+/**
+ * Answers from the public cache, or computes, serializes and caches the answer. Only for answers
+ * that are the same for every anonymous visitor; errors are thrown, never cached.
+ */
+async function sendCached(reply: FastifyReply, ctx: AppContext, key: string, compute: () => Promise<unknown>) {
+  let body = ctx.publicCache.get(key);
+  if (body === undefined) {
+    body = JSON.stringify(await compute());
+    ctx.publicCache.set(key, body);
+  }
+  return reply.type("application/json; charset=utf-8").send(body);
+}
 
 const postCategoryDto = z.object({ id: z.string(), name: z.string(), emoji: z.string(), order_index: z.number() });
 
@@ -150,20 +165,18 @@ export const communityRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
           cursor: z.string().max(200).optional(),
           limit: z.coerce.number().int().min(1).max(COMMUNITY_LIMITS.directoryPageMax).optional(),
         }),
-        response: {
-          200: z.object({ items: z.array(directoryCard), next_cursor: z.string().nullable() }),
-          ...errorResponses,
-        },
+        response: { 200: directoryPage, ...errorResponses },
       },
     },
-    async (request) =>
-      findDirectory({
-        ctx,
-        category: request.query.category,
-        q: request.query.q,
-        cursor: request.query.cursor,
-        limit: request.query.limit ?? COMMUNITY_LIMITS.directoryPageSize,
-      }),
+    async (request, reply) => {
+      // The same for everyone: served from the public cache.
+      const { category, q, cursor } = request.query;
+      const limit = request.query.limit ?? COMMUNITY_LIMITS.directoryPageSize;
+      const term = q?.trim() ?? "";
+      return sendCached(reply, ctx, `directory:${category ?? ""}:${limit}:${cursor ?? ""}:${term}`, async () =>
+        directoryPage.parse(await findDirectory({ ctx, category, q: term, cursor, limit })),
+      );
+    },
   );
 
   app.post(
@@ -195,8 +208,15 @@ export const communityRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
         response: { 200: communityDto, ...errorResponses },
       },
     },
-    async (request) =>
-      findCommunityView({ ctx, idOrSlug: request.params.communityId, viewer: await ctx.viewer(request) }),
+    async (request, reply) => {
+      const viewer = await ctx.viewer(request);
+      const idOrSlug = request.params.communityId;
+      if (viewer) return findCommunityView({ ctx, idOrSlug, viewer });
+      // Anonymous visitors all see the same page: served from the public cache.
+      return sendCached(reply, ctx, `community:${idOrSlug.toLowerCase()}`, async () =>
+        communityDto.parse(await findCommunityView({ ctx, idOrSlug, viewer: null })),
+      );
+    },
   );
 
   app.patch(

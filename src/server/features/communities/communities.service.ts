@@ -299,6 +299,8 @@ export async function updateCommunity({
       await completeOnboardingTask(tx, community.id, "description", ALL_TASKS);
     }
   });
+  // Other processes hear of it from the database; this one reads its own write at once.
+  ctx.publicCache.clear();
   return findCommunityView({ ctx, idOrSlug: community.id, viewer });
 }
 
@@ -342,6 +344,7 @@ export async function deleteCommunity({
     await tx.delete(communities).where(eq(communities.id, community.id));
     return rows;
   });
+  ctx.publicCache.clear();
   for (const file of files) {
     for (const key of [file.key, ...Object.values(file.variants)]) await ctx.storage.delete(key).catch(() => {});
   }
@@ -398,7 +401,7 @@ export async function replacePostCategories({
     if (names.has(key)) throw new AppError("VALIDATION", `The category "${c.name}" appears twice`);
     names.add(key);
   }
-  return ctx.db.transaction(async (tx) => {
+  const saved = await ctx.db.transaction(async (tx) => {
     const keep = categories.flatMap((c) => (c.id ? [c.id] : []));
     if (keep.length) {
       const owned = await tx
@@ -428,6 +431,8 @@ export async function replacePostCategories({
     }
     return listCategories(tx, community.id);
   });
+  ctx.publicCache.clear();
+  return saved;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -467,6 +472,7 @@ async function swapCommunityImage({
     await completeOnboardingTask(tx, communityId, "customization", ALL_TASKS);
     return removed;
   });
+  ctx.publicCache.clear();
   for (const file of previous) {
     for (const k of [file.key, ...Object.values(file.variants)]) await ctx.storage.delete(k).catch(() => {});
   }

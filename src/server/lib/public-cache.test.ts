@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp, type HearthApp } from "../app";
+import { connectDatabase, type Database } from "../db/client";
+import { api, createTestApp, signedInUser, type TestApp } from "../test/harness";
+
+let t: TestApp;
+let second: { app: HearthApp; database: Database };
+beforeAll(async () => {
+  t = await createTestApp();
+  // A second process on the same database.
+  const database = connectDatabase(t.database.url, { max: 3 });
+  const app = await buildApp({ config: t.config, database, logger: false, startWorker: false });
+  await app.ready();
+  second = { app, database };
+});
+afterAll(async () => {
+  await second.app.close();
+  await second.database.close();
+  await t.close();
+});
+
+const until = async (check: () => Promise<boolean>) => {
+  const deadline = Date.now() + 3_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("not within 3 s");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe("the public cache", () => {
+  it("serves anonymous directory and community pages, and forgets them when a community changes, in every process", async () => {
+    const http = api(t.app);
+    const other = api(second.app);
+    const owner = await signedInUser(t);
+    const tag = `cache${Date.now().toString(36)}`;
+    const c = (await http.post("/api/communities", { name: `${tag} one` }, { cookie: owner.cookie })).body;
+
+    // Both processes cache the anonymous answers.
+    for (const h of [http, other]) {
+      expect((await h.get(`/api/communities?q=${tag}`)).body.items).toHaveLength(1);
+      expect((await h.get(`/api/communities/${c.slug}`)).body.name).toBe(`${tag} one`);
+    }
+    expect(t.app.ctx.publicCache.size).toBeGreaterThanOrEqual(2);
+    expect(second.app.ctx.publicCache.size).toBeGreaterThanOrEqual(2);
+
+    // Going private: gone from the directory and gated, at once here and within moments there.
+    await http.patch(`/api/communities/${c.id}`, { visibility: "private" }, { cookie: owner.cookie });
+    expect((await http.get(`/api/communities?q=${tag}`)).body.items).toEqual([]);
+    expect((await http.get(`/api/communities/${c.slug}`)).status).toBe(403);
+    await until(async () => (await other.get(`/api/communities?q=${tag}`)).body.items.length === 0);
+    expect((await other.get(`/api/communities/${c.slug}`)).status).toBe(403);
+
+    // A change by hand in SQL is heard too.
+    await t.database.pool.query(`UPDATE communities SET visibility = 'public', name = $1 WHERE id = $2`, [
+      `${tag} two`,
+      c.id,
+    ]);
+    await until(async () => (await other.get(`/api/communities/${c.slug}`)).body?.name === `${tag} two`);
+  });
+
+  it("lets counters lag by at most its time to live, without a notification per join", async () => {
+    const http = api(t.app);
+    const owner = await signedInUser(t);
+    const c = (await http.post("/api/communities", { name: "Counting" }, { cookie: owner.cookie })).body;
+    expect((await http.get(`/api/communities/${c.id}`)).body.member_count).toBe(1);
+    const u = await signedInUser(t);
+    await http.post(`/api/communities/${c.id}/join`, {}, { cookie: u.cookie });
+    await until(async () => (await http.get(`/api/communities/${c.id}`)).body.member_count === 2);
+  });
+
+  it("never serves a signed-in viewer from it", async () => {
+    const http = api(t.app);
+    const owner = await signedInUser(t);
+    const c = (await http.post("/api/communities", { name: "Personal" }, { cookie: owner.cookie })).body;
+    expect((await http.get(`/api/communities/${c.id}`)).body.viewer.role).toBeNull();
+    expect((await http.get(`/api/communities/${c.id}`, { cookie: owner.cookie })).body.viewer.role).toBe("owner");
+  });
+});
