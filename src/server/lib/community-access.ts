@@ -97,7 +97,7 @@ export async function isBanned(db: Queryable, communityId: string, userId: strin
  */
 export async function addMember(
   db: Queryable,
-  input: { community: CommunityRow; userId: string; viaInvite?: boolean },
+  input: { community: { id: string }; userId: string; viaInvite?: boolean },
 ): Promise<boolean> {
   if (await isBanned(db, input.community.id, input.userId)) throw new AppError("FORBIDDEN", MSG.bannedFromCommunity);
   const inserted = await db

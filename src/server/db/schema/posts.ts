@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import {
   boolean,
   index,
@@ -77,6 +78,10 @@ export const posts = pgTable(
       t.id.desc().nullsFirst(),
     ),
     index("posts_author_idx").on(t.authorId, t.createdAt.desc().nullsFirst()),
+    // Pending approvals of a community, oldest first.
+    index("posts_pending_idx")
+      .on(t.communityId, t.createdAt)
+      .where(sql`NOT ${t.isApproved} AND ${t.deletedAt} IS NULL`),
   ],
 );
 

@@ -160,6 +160,19 @@ const CASES: Case[] = [
   },
   {
     method: "GET",
+    path: "/api/communities/{communityId}/posts/pending",
+    // moderate_posts: owner, admin, moderator.
+    expected: { public: row(401, 403, 403, 403, 200, 200, 200), private: row(401, 404, 403, 403, 200, 200, 200) },
+  },
+  {
+    method: "POST",
+    path: "/api/communities/{communityId}/media",
+    upload: "png",
+    // Post images: whoever may post there (a non-member of a public community joins by posting).
+    expected: { public: row(401, 200, 403, 200, 200, 200, 200), private: row(401, 404, 403, 200, 200, 200, 200) },
+  },
+  {
+    method: "GET",
     path: "/api/invites/{inviteCode}",
     // The code is the capability: whoever holds it sees the invite view.
     expected: { public: row(200, 200, 200, 200, 200, 200, 200), private: row(200, 200, 200, 200, 200, 200, 200) },

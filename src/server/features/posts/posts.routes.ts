@@ -1,28 +1,90 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { MSG } from "../../../shared/messages";
+import { LIMITS } from "../../../shared/limits";
+import { createPostSchema, POST_LIMITS, updatePostSchema } from "../../../shared/posts";
+import { COMMUNITY_ROLES } from "../../../shared/roles";
 import type { AppContext } from "../../context";
+import { AppError } from "../../lib/errors";
 import { errorResponses } from "../../lib/schemas";
-import { createPost, findFeed } from "./posts.service";
+import {
+  createPost,
+  deletePost,
+  findFeed,
+  findPending,
+  findPost,
+  findSaved,
+  pinPost,
+  reviewPost,
+  sharePost,
+  toggleLike,
+  toggleSave,
+  updatePost,
+  uploadPostImage,
+  votePoll,
+  warnAuthor,
+} from "./posts.service";
 
-const params = z.object({ communityId: z.string().min(1).max(120) });
+const communityParams = z.object({ communityId: z.string().min(1).max(120) });
+const postParams = z.object({ postId: z.string().min(1).max(60) });
 const visibility = z.enum(["public", "members", "admins"]);
+const author = z
+  .object({ user_id: z.string(), username: z.string(), full_name: z.string(), avatar_url: z.string().nullable() })
+  .nullable();
 
-const feedPost = z.object({
+export const postDto = z.object({
   id: z.string(),
+  community_id: z.string(),
+  type: z.enum(["text", "image", "video", "poll", "link"]),
   content: z.string(),
-  type: z.string(),
   visibility,
   is_pinned: z.boolean(),
   is_edited: z.boolean(),
+  is_approved: z.boolean().describe("false: waiting for approval (shown to its author and moderators)"),
   likes_count: z.number(),
   comments_count: z.number(),
   share_count: z.number(),
   category_id: z.string().nullable(),
-  created_at: z.string(),
-  author: z
-    .object({ user_id: z.string(), username: z.string(), full_name: z.string(), avatar_url: z.string().nullable() })
+  media_urls: z.array(
+    z.object({
+      type: z.enum(["image", "video", "document"]),
+      url: z.string(),
+      thumbnail: z.string().optional(),
+      medium: z.string().optional(),
+      duration: z.number().optional(),
+    }),
+  ),
+  poll: z
+    .object({
+      options: z.array(
+        z.object({
+          id: z.string(),
+          text: z.string(),
+          votes: z.number().nullable().describe("null until voted or ended"),
+        }),
+      ),
+      duration_hours: z.number(),
+      expires_at: z.string().nullable(),
+      total_votes: z.number().nullable(),
+      closed: z.boolean(),
+    })
     .nullable(),
+  link_preview: z
+    .object({ url: z.string(), title: z.string(), description: z.string(), image: z.string().nullable() })
+    .nullable(),
+  created_at: z.string(),
+  author,
+  liked: z.boolean(),
+  saved: z.boolean(),
+  user_vote_index: z.number().nullable(),
+});
+
+const page = z.object({ items: z.array(postDto), next_cursor: z.string().nullable() });
+const uploadResult = z.object({
+  url: z.string(),
+  path: z.string(),
+  size: z.number(),
+  type: z.string(),
+  variants: z.object({ original: z.string(), medium: z.string(), thumbnail: z.string() }),
 });
 
 export const postRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -31,13 +93,10 @@ export const postRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     {
       schema: {
         tags: ["posts"],
-        summary: "The feed: pinned first, then newest, 50 a page (visibility per the viewer's role)",
-        params,
+        summary: `The feed: pinned first, then newest, ${LIMITS.feedPageSize} a page (visibility per the viewer's role)`,
+        params: communityParams,
         querystring: z.object({ category: z.uuid().optional(), cursor: z.string().max(300).optional() }),
-        response: {
-          200: z.object({ items: z.array(feedPost), next_cursor: z.string().nullable() }),
-          ...errorResponses,
-        },
+        response: { 200: page, ...errorResponses },
       },
     },
     async (request) =>
@@ -55,19 +114,10 @@ export const postRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     {
       schema: {
         tags: ["posts"],
-        summary: "Write a text post",
-        params,
-        body: z
-          .object({
-            content: z.string(MSG.enterContent).max(10_000, "Posts can be at most 10,000 characters"),
-            category_id: z.uuid().nullable().optional(),
-            visibility: visibility.optional(),
-          })
-          .strict(),
-        response: {
-          201: z.object({ id: z.string(), is_approved: z.boolean(), created_at: z.string() }),
-          ...errorResponses,
-        },
+        summary: "Write a post: text, image, video, poll or link",
+        params: communityParams,
+        body: createPostSchema,
+        response: { 201: postDto, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -79,5 +129,253 @@ export const postRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
       });
       return reply.status(201).send(created);
     },
+  );
+
+  app.get(
+    "/api/communities/:communityId/posts/pending",
+    {
+      schema: {
+        tags: ["posts"],
+        summary: "Posts waiting for approval, oldest first (owner, admin, moderator)",
+        params: communityParams,
+        response: { 200: z.array(postDto), ...errorResponses },
+      },
+    },
+    async (request) =>
+      findPending({ ctx, viewer: await ctx.requireViewer(request), idOrSlug: request.params.communityId }),
+  );
+
+  app.post(
+    "/api/communities/:communityId/media",
+    {
+      schema: {
+        tags: ["posts"],
+        summary: "Upload an image for a post (multipart field `file`: JPEG, PNG, WebP or GIF, max 10 MB)",
+        consumes: ["multipart/form-data"],
+        params: communityParams,
+        response: { 200: uploadResult, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const viewer = await ctx.requireViewer(request);
+      const notImage = "File must be an image (JPEG, PNG, WebP, or GIF)";
+      if (!request.isMultipart()) throw new AppError("VALIDATION", notImage);
+      const part = await request.file({ limits: { fileSize: 10 * 1024 * 1024, files: 1 } });
+      if (!part) throw new AppError("VALIDATION", notImage);
+      let file: Buffer;
+      try {
+        file = await part.toBuffer();
+      } catch (err) {
+        if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") {
+          throw new AppError("PAYLOAD_TOO_LARGE", "File size exceeds 10MB limit");
+        }
+        throw err;
+      }
+      return uploadPostImage({ ctx, viewer, idOrSlug: request.params.communityId, file });
+    },
+  );
+
+  app.get(
+    "/api/posts/:postId",
+    {
+      schema: {
+        tags: ["posts"],
+        summary: "One post (the share link target)",
+        params: postParams,
+        response: {
+          200: z.object({
+            post: postDto,
+            community: z.object({
+              id: z.string(),
+              slug: z.string(),
+              name: z.string(),
+              icon_url: z.string().nullable(),
+            }),
+            viewer_role: z.enum(COMMUNITY_ROLES).nullable(),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => findPost({ ctx, viewer: await ctx.viewer(request), postId: request.params.postId }),
+  );
+
+  app.patch(
+    "/api/posts/:postId",
+    {
+      schema: {
+        tags: ["posts"],
+        summary: "Edit your own post",
+        params: postParams,
+        body: updatePostSchema,
+        response: { 200: postDto, ...errorResponses },
+      },
+    },
+    async (request) =>
+      updatePost({ ctx, viewer: await ctx.requireViewer(request), postId: request.params.postId, input: request.body }),
+  );
+
+  app.delete(
+    "/api/posts/:postId",
+    {
+      schema: {
+        tags: ["posts"],
+        summary: "Delete a post (your own; any for owner, admin, moderator)",
+        params: postParams,
+        response: { 204: z.null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await deletePost({ ctx, viewer: await ctx.requireViewer(request), postId: request.params.postId });
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    "/api/posts/:postId/like",
+    {
+      schema: {
+        tags: ["posts"],
+        summary: "Like or unlike (toggle)",
+        params: postParams,
+        response: { 200: z.object({ liked: z.boolean(), likes_count: z.number() }), ...errorResponses },
+      },
+    },
+    async (request) => toggleLike({ ctx, viewer: await ctx.requireViewer(request), postId: request.params.postId }),
+  );
+
+  app.post(
+    "/api/posts/:postId/save",
+    {
+      schema: {
+        tags: ["posts"],
+        summary: "Save or unsave (toggle)",
+        params: postParams,
+        response: { 200: z.object({ saved: z.boolean() }), ...errorResponses },
+      },
+    },
+    async (request) => toggleSave({ ctx, viewer: await ctx.requireViewer(request), postId: request.params.postId }),
+  );
+
+  app.post(
+    "/api/posts/:postId/share",
+    {
+      schema: {
+        tags: ["posts"],
+        summary: "Count a share of the post's link",
+        params: postParams,
+        response: { 200: z.object({ share_count: z.number() }), ...errorResponses },
+      },
+    },
+    async (request) => sharePost({ ctx, viewer: await ctx.viewer(request), postId: request.params.postId }),
+  );
+
+  app.post(
+    "/api/posts/:postId/vote",
+    {
+      schema: {
+        tags: ["posts"],
+        summary: "Vote in a poll (once)",
+        params: postParams,
+        body: z
+          .object({
+            option_index: z
+              .number()
+              .int()
+              .min(0)
+              .max(POST_LIMITS.pollOptionsMax - 1),
+          })
+          .strict(),
+        response: { 200: postDto, ...errorResponses },
+      },
+    },
+    async (request) =>
+      votePoll({
+        ctx,
+        viewer: await ctx.requireViewer(request),
+        postId: request.params.postId,
+        optionIndex: request.body.option_index,
+      }),
+  );
+
+  app.post(
+    "/api/posts/:postId/pin",
+    {
+      schema: {
+        tags: ["posts"],
+        summary: "Pin or unpin (owner, admin, moderator)",
+        params: postParams,
+        body: z.object({ pinned: z.boolean() }).strict(),
+        response: { 200: postDto, ...errorResponses },
+      },
+    },
+    async (request) =>
+      pinPost({
+        ctx,
+        viewer: await ctx.requireViewer(request),
+        postId: request.params.postId,
+        pinned: request.body.pinned,
+      }),
+  );
+
+  app.post(
+    "/api/posts/:postId/review",
+    {
+      schema: {
+        tags: ["posts"],
+        summary: "Approve or reject a pending post (owner, admin, moderator)",
+        params: postParams,
+        body: z.object({ approve: z.boolean() }).strict(),
+        response: { 200: z.object({ id: z.string(), approved: z.boolean() }), ...errorResponses },
+      },
+    },
+    async (request) =>
+      reviewPost({
+        ctx,
+        viewer: await ctx.requireViewer(request),
+        postId: request.params.postId,
+        approve: request.body.approve,
+      }),
+  );
+
+  app.post(
+    "/api/posts/:postId/warn",
+    {
+      schema: {
+        tags: ["posts"],
+        summary: "Warn the post's author (owner, admin, moderator)",
+        params: postParams,
+        body: z.object({ reason: z.string().trim().max(POST_LIMITS.warningReasonMax) }).strict(),
+        response: { 200: z.object({ warned: z.boolean() }), ...errorResponses },
+      },
+    },
+    async (request) =>
+      warnAuthor({
+        ctx,
+        viewer: await ctx.requireViewer(request),
+        postId: request.params.postId,
+        reason: request.body.reason,
+      }),
+  );
+
+  app.get(
+    "/api/me/saved",
+    {
+      schema: {
+        tags: ["posts"],
+        summary: "Your saved posts, newest saved first",
+        querystring: z.object({ cursor: z.string().max(300).optional() }),
+        response: {
+          200: z.object({
+            items: z.array(
+              postDto.extend({ community: z.object({ id: z.string(), slug: z.string(), name: z.string() }) }),
+            ),
+            next_cursor: z.string().nullable(),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => findSaved({ ctx, viewer: await ctx.requireViewer(request), cursor: request.query.cursor }),
   );
 };

@@ -1,93 +1,140 @@
+import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
+import { ONBOARDING_TASKS } from "../../../shared/communities";
 import { LIMITS } from "../../../shared/limits";
 import { MSG } from "../../../shared/messages";
-import { ONBOARDING_TASKS } from "../../../shared/communities";
-import { can, ROLE_RANK, type CommunityRole } from "../../../shared/roles";
+import { firstUrl, POST_LIMITS, type CreatePostInput } from "../../../shared/posts";
+import { can, isRole, ROLE_RANK, type CommunityRole } from "../../../shared/roles";
 import type { AppContext, Viewer } from "../../context";
-import { communities, postCategories, posts } from "../../db/schema/index";
+import type { Queryable } from "../../db/client";
+import {
+  communities,
+  mediaFiles,
+  notifications,
+  pollVotes,
+  postCategories,
+  postLikes,
+  posts,
+  savedPosts,
+  userWarnings,
+  type PollData,
+} from "../../db/schema/index";
 import { addMember, completeOnboardingTask, requireCommunity, requirePermission } from "../../lib/community-access";
 import { AppError } from "../../lib/errors";
+import { renderVariants } from "../../lib/images";
 
-export type CreatePostInput = {
-  content: string;
-  category_id?: string | null;
-  visibility?: "public" | "members" | "admins";
-};
+type Visibility = "public" | "members" | "admins";
+const MAX_PINNED = 5;
 
-/**
- * A text post. A signed-in non-member posting in a public community joins it first (the spec's
- * auto-join, read as "joins when taking part": docs/decisions/0004-communities.md). The post is
- * approved at once unless moderation is on and the author is not the creator or a manager.
- */
-export async function createPost({
-  ctx,
-  viewer,
-  idOrSlug,
-  input,
-}: {
-  ctx: AppContext;
-  viewer: Viewer;
-  idOrSlug: string;
-  input: CreatePostInput;
-}) {
-  const content = input.content.trim();
-  if (!content) throw new AppError("VALIDATION", MSG.enterContent);
-  const access = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id });
-  const { community } = access;
-  return ctx.db.transaction(async (tx) => {
-    let role: CommunityRole | null = access.role;
-    if (!role) {
-      await addMember(tx, { community, userId: viewer.id });
-      role = "member";
-    }
-    requirePermission(role, "create_post");
-    if (input.category_id) {
-      const [cat] = await tx
-        .select({ id: postCategories.id })
-        .from(postCategories)
-        .where(and(eq(postCategories.id, input.category_id), eq(postCategories.communityId, community.id)));
-      if (!cat) throw new AppError("VALIDATION", "Unknown category");
-    }
-    const approved = !community.moderationEnabled || community.createdBy === viewer.id || can(role, "moderate_posts");
-    const [row] = await tx
-      .insert(posts)
-      .values({
-        communityId: community.id,
-        authorId: viewer.id,
-        categoryId: input.category_id ?? null,
-        content,
-        type: "text",
-        visibility: input.visibility ?? "public",
-        isApproved: approved,
-      })
-      .returning({ id: posts.id, createdAt: posts.createdAt, isApproved: posts.isApproved });
-    if (approved) {
-      await tx
-        .update(communities)
-        .set({ postCount: sql`${communities.postCount} + 1` })
-        .where(eq(communities.id, community.id));
-    }
-    if (role === "owner") {
-      await completeOnboardingTask(
-        tx,
-        community.id,
-        "first_post",
-        ONBOARDING_TASKS.map((t) => t.id),
-      );
-    }
-    return { id: row.id, is_approved: row.isApproved, created_at: row.createdAt.toISOString() };
-  });
-}
-
-/** Which post visibilities a role may read: public to all who see the community, members to members, admins to managers. */
-function visibleTo(role: CommunityRole | null): ("public" | "members" | "admins")[] {
+/** Which post visibilities a role may read: public to all who see the community, members to members, admins to owner and admin. */
+export function visibleTo(role: CommunityRole | null): Visibility[] {
   if (!role) return ["public"];
   return ROLE_RANK[role] >= ROLE_RANK.admin ? ["public", "members", "admins"] : ["public", "members"];
 }
 
+const postNotFound = () => new AppError("NOT_FOUND", MSG.postNotFound);
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+/** The columns every post answer carries, with the viewer's like, save and vote (one query, no N+1). */
+const postColumns = (viewerId: string) => sql`
+  p.id, p.community_id, p.author_id, p.type, p.content, p.visibility, p.is_pinned, p.is_edited, p.is_approved,
+  p.likes_count, p.comments_count, p.share_count, p.category_id, p.media_urls, p.poll_data, p.link_preview,
+  p.created_at,
+  to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_raw,
+  (SELECT json_build_object('user_id', u.user_id, 'username', u.username, 'full_name', u.full_name,
+                            'avatar_url', u.avatar_url)
+     FROM user_profiles u WHERE u.user_id = p.author_id) AS author,
+  EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = p.id AND l.user_id = ${viewerId}) AS liked,
+  EXISTS (SELECT 1 FROM saved_posts s WHERE s.post_id = p.id AND s.user_id = ${viewerId}) AS saved,
+  (SELECT v.option_index FROM poll_votes v WHERE v.post_id = p.id AND v.user_id = ${viewerId}) AS vote_index`;
+
+type PostRow = {
+  id: string;
+  community_id: string;
+  author_id: string;
+  type: "text" | "image" | "video" | "poll" | "link";
+  content: string;
+  visibility: Visibility;
+  is_pinned: boolean;
+  is_edited: boolean;
+  is_approved: boolean;
+  likes_count: number;
+  comments_count: number;
+  share_count: number;
+  category_id: string | null;
+  media_urls: { type: "image" | "video" | "document"; url: string; thumbnail?: string; medium?: string }[];
+  poll_data: PollData | null;
+  link_preview: { url: string; title: string; description: string; image: string | null } | null;
+  created_at: string | Date;
+  created_at_raw: string;
+  author: { user_id: string; username: string; full_name: string; avatar_url: string | null } | null;
+  liked: boolean;
+  saved: boolean;
+  vote_index: number | null;
+};
+
+export type PostDto = ReturnType<typeof toPostDto>;
+
+/** Poll results show once the viewer voted or the poll ended (SPEC §4); before that, only the options. */
+function toPostDto(r: PostRow, now = Date.now()) {
+  let poll = null;
+  if (r.poll_data) {
+    const expires = r.poll_data.expires_at ? Date.parse(r.poll_data.expires_at) : null;
+    const closed = expires !== null && expires <= now;
+    const showResults = closed || r.vote_index !== null;
+    poll = {
+      options: r.poll_data.options.map((o) => ({ id: o.id, text: o.text, votes: showResults ? o.votes : null })),
+      duration_hours: r.poll_data.duration_hours,
+      expires_at: r.poll_data.expires_at,
+      total_votes: showResults ? r.poll_data.total_votes : null,
+      closed,
+    };
+  }
+  return {
+    id: r.id,
+    community_id: r.community_id,
+    type: r.type,
+    content: r.content,
+    visibility: r.visibility,
+    is_pinned: r.is_pinned,
+    is_edited: r.is_edited,
+    is_approved: r.is_approved,
+    likes_count: r.likes_count,
+    comments_count: r.comments_count,
+    share_count: r.share_count,
+    category_id: r.category_id,
+    media_urls: r.media_urls,
+    poll,
+    link_preview: r.link_preview,
+    created_at: new Date(r.created_at).toISOString(),
+    author: r.author,
+    liked: r.liked,
+    saved: r.saved,
+    user_vote_index: r.vote_index,
+  };
+}
+
 type FeedCursor = { t: string; id: string };
 
-/** Approved posts, pinned first then newest, keyset paged (50 a page). */
+function decodeFeedCursor(cursor: string | undefined): FeedCursor | null {
+  if (!cursor) return null;
+  try {
+    const after = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as FeedCursor;
+    if (typeof after.t !== "string" || Number.isNaN(Date.parse(after.t)) || !/^[0-9a-f-]{36}$/.test(after.id)) throw 0;
+    return after;
+  } catch {
+    throw new AppError("VALIDATION", "Invalid cursor");
+  }
+}
+const encodeFeedCursor = (r: PostRow) =>
+  Buffer.from(JSON.stringify({ t: r.created_at_raw, id: r.id })).toString("base64url");
+
+/**
+ * The feed: pinned posts first (first page only, at most five), then newest first, 50 a page by
+ * keyset. Approved posts the viewer's role may see, plus the viewer's own pending ones.
+ */
 export async function findFeed({
   ctx,
   viewer,
@@ -102,47 +149,20 @@ export async function findFeed({
   cursor?: string;
 }) {
   const { community, role } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer?.id });
-  let after: FeedCursor | null = null;
-  if (cursor) {
-    try {
-      after = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as FeedCursor;
-      if (Number.isNaN(Date.parse(after.t)) || !/^[0-9a-f-]{36}$/.test(after.id)) throw 0;
-    } catch {
-      throw new AppError("VALIDATION", "Invalid cursor");
-    }
-  }
+  const after = decodeFeedCursor(cursor);
   const limit = LIMITS.feedPageSize;
+  const viewerId = viewer?.id ?? "";
   const conditions = [
     sql`p.community_id = ${community.id}`,
     sql`p.deleted_at IS NULL`,
-    sql`p.is_approved`,
+    sql`(p.is_approved OR p.author_id = ${viewerId})`,
     sql`p.visibility = ANY(${`{${visibleTo(role).join(",")}}`}::text[])`,
   ];
   if (categoryId) conditions.push(sql`p.category_id = ${categoryId}`);
-  // Pinned posts lead the first page only; later pages continue through the unpinned ones.
   if (after)
     conditions.push(sql`NOT p.is_pinned AND (p.created_at, p.id) < (${after.t}::timestamptz, ${after.id}::uuid)`);
-  const res = await ctx.db.execute<{
-    id: string;
-    content: string;
-    type: string;
-    visibility: "public" | "members" | "admins";
-    is_pinned: boolean;
-    is_edited: boolean;
-    likes_count: number;
-    comments_count: number;
-    share_count: number;
-    category_id: string | null;
-    created_at: string;
-    created_at_raw: string;
-    author: { user_id: string; username: string; full_name: string; avatar_url: string | null } | null;
-  }>(sql`
-    SELECT p.id, p.content, p.type, p.visibility, p.is_pinned, p.is_edited, p.likes_count, p.comments_count,
-           p.share_count, p.category_id, p.created_at,
-           to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_raw,
-           (SELECT json_build_object('user_id', u.user_id, 'username', u.username, 'full_name', u.full_name,
-                                     'avatar_url', u.avatar_url)
-              FROM user_profiles u WHERE u.user_id = p.author_id) AS author
+  const res = await ctx.db.execute<PostRow>(sql`
+    SELECT ${postColumns(viewerId)}
       FROM posts p
      WHERE ${sql.join(conditions, sql` AND `)}
      ORDER BY p.is_pinned DESC, p.created_at DESC, p.id DESC
@@ -150,10 +170,549 @@ export async function findFeed({
   const rows = res.rows.slice(0, limit);
   const last = rows.at(-1);
   return {
-    items: rows.map(({ created_at_raw: _raw, ...r }) => ({ ...r, created_at: new Date(r.created_at).toISOString() })),
+    items: rows.map((r) => toPostDto(r)),
+    next_cursor: res.rows.length > limit && last ? encodeFeedCursor(last) : null,
+  };
+}
+
+type PostAccess = {
+  post: {
+    id: string;
+    community_id: string;
+    author_id: string;
+    visibility: Visibility;
+    is_approved: boolean;
+    is_pinned: boolean;
+    type: string;
+    poll_data: PollData | null;
+  };
+  community: { id: string; visibility: string; created_by: string; moderation_enabled: boolean };
+  role: CommunityRole | null;
+};
+
+/**
+ * A post the viewer may see, with its community and the viewer's role, in one query. Anything the
+ * viewer may not see (private community, visibility, someone else's pending post, deleted) answers
+ * exactly like a post that does not exist.
+ */
+export async function requirePost(
+  db: Queryable,
+  postId: string,
+  viewerId: string | null | undefined,
+): Promise<PostAccess> {
+  if (!/^[0-9a-f-]{36}$/i.test(postId)) throw postNotFound();
+  const res = await db.execute<{
+    id: string;
+    community_id: string;
+    author_id: string;
+    visibility: Visibility;
+    is_approved: boolean;
+    is_pinned: boolean;
+    type: string;
+    poll_data: PollData | null;
+    c_visibility: string;
+    created_by: string;
+    moderation_enabled: boolean;
+    role: string | null;
+  }>(sql`
+    SELECT p.id, p.community_id, p.author_id, p.visibility, p.is_approved, p.is_pinned, p.type, p.poll_data,
+           c.visibility AS c_visibility, c.created_by, c.moderation_enabled, m.role
+      FROM posts p
+      JOIN communities c ON c.id = p.community_id
+      LEFT JOIN community_members m ON m.community_id = p.community_id AND m.user_id = ${viewerId ?? ""}
+     WHERE p.id = ${postId} AND p.deleted_at IS NULL`);
+  const r = res.rows[0];
+  if (!r) throw postNotFound();
+  const role = isRole(r.role) ? r.role : null;
+  if (r.c_visibility === "private" && !role) throw postNotFound();
+  if (!visibleTo(role).includes(r.visibility)) throw postNotFound();
+  if (!r.is_approved && r.author_id !== viewerId && !can(role, "moderate_posts")) throw postNotFound();
+  return {
+    post: {
+      id: r.id,
+      community_id: r.community_id,
+      author_id: r.author_id,
+      visibility: r.visibility,
+      is_approved: r.is_approved,
+      is_pinned: r.is_pinned,
+      type: r.type,
+      poll_data: r.poll_data,
+    },
+    community: {
+      id: r.community_id,
+      visibility: r.c_visibility,
+      created_by: r.created_by,
+      moderation_enabled: r.moderation_enabled,
+    },
+    role,
+  };
+}
+
+async function postDto(db: Queryable, postId: string, viewerId: string) {
+  const res = await db.execute<PostRow>(sql`SELECT ${postColumns(viewerId)} FROM posts p WHERE p.id = ${postId}`);
+  return toPostDto(res.rows[0]);
+}
+
+/** One post (the share link target), with the community's name and slug for the page around it. */
+export async function findPost({ ctx, viewer, postId }: { ctx: AppContext; viewer: Viewer | null; postId: string }) {
+  const access = await requirePost(ctx.db, postId, viewer?.id);
+  const [c] = await ctx.db
+    .select({ id: communities.id, slug: communities.slug, name: communities.name, icon_url: communities.iconUrl })
+    .from(communities)
+    .where(eq(communities.id, access.community.id));
+  return { post: await postDto(ctx.db, postId, viewer?.id ?? ""), community: c, viewer_role: access.role };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+
+/**
+ * Joins a signed-in non-member of a public community when they take part (docs/decisions/0004);
+ * returns the role they act with. Private communities never get here for non-members (404 before).
+ */
+async function roleForTakingPart(
+  tx: Queryable,
+  community: { id: string; visibility: string },
+  role: CommunityRole | null,
+  viewerId: string,
+) {
+  if (role) return role;
+  await addMember(tx, { community, userId: viewerId });
+  return "member" as CommunityRole;
+}
+
+/**
+ * A post of any type. The post is approved at once unless moderation is on and the author is not
+ * the creator or a moderator. Approved posts count in the community's post_count.
+ */
+export async function createPost({
+  ctx,
+  viewer,
+  idOrSlug,
+  input,
+  linkPreview,
+}: {
+  ctx: AppContext;
+  viewer: Viewer;
+  idOrSlug: string;
+  input: CreatePostInput;
+  /** Fetches a preview for a link post's first URL (injected: the fetch happens outside the transaction). */
+  linkPreview?: (url: string) => Promise<PostRow["link_preview"]>;
+}) {
+  const access = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id });
+  const { community } = access;
+  const content = input.content.trim();
+  const url = firstUrl(content);
+  const preview =
+    url && linkPreview && (input.type === "link" || input.type === "text") ? await linkPreview(url) : null;
+  const type = input.type === "text" && preview ? "link" : input.type;
+  return ctx.db.transaction(async (tx) => {
+    const role = await roleForTakingPart(tx, community, access.role, viewer.id);
+    requirePermission(role, "create_post");
+    if (input.visibility === "admins" && ROLE_RANK[role] < ROLE_RANK.admin) {
+      throw new AppError("FORBIDDEN", "Only owners and admins can post to admins only");
+    }
+    if (input.category_id) {
+      const [cat] = await tx
+        .select({ id: postCategories.id })
+        .from(postCategories)
+        .where(and(eq(postCategories.id, input.category_id), eq(postCategories.communityId, community.id)));
+      if (!cat) throw new AppError("VALIDATION", "Unknown category");
+    }
+    let media: PostRow["media_urls"] = [];
+    if (type === "image" && input.images) {
+      // Only images uploaded to this community's media may be attached.
+      const prefix = `/media/community-assets/${community.id}/posts/`;
+      if (input.images.some((i) => ![i.url, i.medium, i.thumbnail].every((u) => !u || u.startsWith(prefix)))) {
+        throw new AppError("VALIDATION", "Images must be uploaded to this community");
+      }
+      media = input.images.map((i) => ({ type: "image", url: i.url, medium: i.medium, thumbnail: i.thumbnail }));
+    }
+    if (type === "video" && input.video_url) media = [{ type: "video", url: input.video_url }];
+    let poll: PollData | null = null;
+    if (type === "poll" && input.poll) {
+      const hours = input.poll.duration_hours;
+      poll = {
+        options: input.poll.options
+          .map((o) => o.trim())
+          .filter(Boolean)
+          .map((text) => ({ id: randomUUID(), text, votes: 0 })),
+        duration_hours: hours,
+        expires_at: hours > 0 ? new Date(Date.now() + hours * 3_600_000).toISOString() : null,
+        total_votes: 0,
+      };
+    }
+    const approved = !community.moderationEnabled || community.createdBy === viewer.id || can(role, "moderate_posts");
+    const [row] = await tx
+      .insert(posts)
+      .values({
+        communityId: community.id,
+        authorId: viewer.id,
+        categoryId: input.category_id ?? null,
+        content,
+        type,
+        visibility: input.visibility ?? "public",
+        isApproved: approved,
+        mediaUrls: media,
+        pollData: poll,
+        linkPreview: preview ?? null,
+      })
+      .returning({ id: posts.id });
+    if (approved) await bumpPostCount(tx, community.id, 1);
+    if (role === "owner") {
+      await completeOnboardingTask(
+        tx,
+        community.id,
+        "first_post",
+        ONBOARDING_TASKS.map((t) => t.id),
+      );
+    }
+    return postDto(tx, row.id, viewer.id);
+  });
+}
+
+const bumpPostCount = (db: Queryable, communityId: string, by: number) =>
+  db
+    .update(communities)
+    .set({ postCount: sql`GREATEST(${communities.postCount} + ${by}, 0)` })
+    .where(eq(communities.id, communityId));
+
+/** Authors edit their own posts (content, category); the post is marked edited. */
+export async function updatePost({
+  ctx,
+  viewer,
+  postId,
+  input,
+}: {
+  ctx: AppContext;
+  viewer: Viewer;
+  postId: string;
+  input: { content?: string; category_id?: string | null };
+}) {
+  const access = await requirePost(ctx.db, postId, viewer.id);
+  if (access.post.author_id !== viewer.id || !can(access.role, "edit_own_post")) {
+    throw new AppError("FORBIDDEN", MSG.insufficientPermissions);
+  }
+  const set: Partial<typeof posts.$inferInsert> = { isEdited: true, updatedAt: new Date() };
+  if (input.content !== undefined) {
+    const content = input.content.trim();
+    if (!content && (access.post.type === "text" || access.post.type === "link")) {
+      throw new AppError("VALIDATION", MSG.enterContent);
+    }
+    set.content = content;
+  }
+  if (input.category_id !== undefined) {
+    if (input.category_id) {
+      const [cat] = await ctx.db
+        .select({ id: postCategories.id })
+        .from(postCategories)
+        .where(and(eq(postCategories.id, input.category_id), eq(postCategories.communityId, access.community.id)));
+      if (!cat) throw new AppError("VALIDATION", "Unknown category");
+    }
+    set.categoryId = input.category_id;
+  }
+  await ctx.db.update(posts).set(set).where(eq(posts.id, postId));
+  return postDto(ctx.db, postId, viewer.id);
+}
+
+/** Soft delete: the author (delete_own_post) or a moderator and up (delete_any_post). Gone from every view. */
+export async function deletePost({ ctx, viewer, postId }: { ctx: AppContext; viewer: Viewer; postId: string }) {
+  const access = await requirePost(ctx.db, postId, viewer.id);
+  const own = access.post.author_id === viewer.id && can(access.role, "delete_own_post");
+  if (!own && !can(access.role, "delete_any_post")) throw new AppError("FORBIDDEN", MSG.insufficientPermissions);
+  await ctx.db.transaction(async (tx) => {
+    const gone = await tx
+      .update(posts)
+      .set({ deletedAt: new Date(), isPinned: false })
+      .where(and(eq(posts.id, postId), sql`${posts.deletedAt} IS NULL`))
+      .returning({ approved: posts.isApproved });
+    if (gone[0]?.approved) await bumpPostCount(tx, access.community.id, -1);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reactions
+
+/** Like toggle: the row is added if missing, else removed; likes_count moves with the row (a trigger). */
+export async function toggleLike({ ctx, viewer, postId }: { ctx: AppContext; viewer: Viewer; postId: string }) {
+  const access = await requirePost(ctx.db, postId, viewer.id);
+  if (!access.post.is_approved) throw new AppError("CONFLICT", "This post is waiting for approval");
+  return ctx.db.transaction(async (tx) => {
+    await roleForTakingPart(tx, access.community, access.role, viewer.id);
+    const removed = await tx
+      .delete(postLikes)
+      .where(and(eq(postLikes.postId, postId), eq(postLikes.userId, viewer.id)))
+      .returning({ postId: postLikes.postId });
+    if (removed.length === 0) await tx.insert(postLikes).values({ postId, userId: viewer.id }).onConflictDoNothing();
+    const [row] = await tx.select({ likes: posts.likesCount }).from(posts).where(eq(posts.id, postId));
+    return { liked: removed.length === 0, likes_count: row.likes };
+  });
+}
+
+/** Save toggle; saved posts are private to the user. */
+export async function toggleSave({ ctx, viewer, postId }: { ctx: AppContext; viewer: Viewer; postId: string }) {
+  await requirePost(ctx.db, postId, viewer.id);
+  const removed = await ctx.db
+    .delete(savedPosts)
+    .where(and(eq(savedPosts.postId, postId), eq(savedPosts.userId, viewer.id)))
+    .returning({ postId: savedPosts.postId });
+  if (removed.length === 0) await ctx.db.insert(savedPosts).values({ postId, userId: viewer.id }).onConflictDoNothing();
+  return { saved: removed.length === 0 };
+}
+
+/** Counts a share (the link was shared or copied); anyone who can see the post may share it. */
+export async function sharePost({ ctx, viewer, postId }: { ctx: AppContext; viewer: Viewer | null; postId: string }) {
+  const access = await requirePost(ctx.db, postId, viewer?.id);
+  if (!access.post.is_approved) throw new AppError("CONFLICT", "This post is waiting for approval");
+  const [row] = await ctx.db
+    .update(posts)
+    .set({ shareCount: sql`${posts.shareCount} + 1` })
+    .where(eq(posts.id, postId))
+    .returning({ share_count: posts.shareCount });
+  return row;
+}
+
+/** One vote per user per poll (the primary key enforces it); the counts move in the same transaction. */
+export async function votePoll({
+  ctx,
+  viewer,
+  postId,
+  optionIndex,
+}: {
+  ctx: AppContext;
+  viewer: Viewer;
+  postId: string;
+  optionIndex: number;
+}) {
+  const access = await requirePost(ctx.db, postId, viewer.id);
+  const poll = access.post.poll_data;
+  if (!poll) throw new AppError("BAD_REQUEST", "This post has no poll");
+  if (!access.post.is_approved) throw new AppError("CONFLICT", "This post is waiting for approval");
+  if (optionIndex < 0 || optionIndex >= poll.options.length) throw new AppError("VALIDATION", "Unknown poll option");
+  if (poll.expires_at && Date.parse(poll.expires_at) <= Date.now()) throw new AppError("CONFLICT", MSG.pollClosed);
+  await ctx.db.transaction(async (tx) => {
+    await roleForTakingPart(tx, access.community, access.role, viewer.id);
+    const inserted = await tx
+      .insert(pollVotes)
+      .values({ postId, userId: viewer.id, optionIndex })
+      .onConflictDoNothing()
+      .returning({ postId: pollVotes.postId });
+    if (inserted.length === 0) throw new AppError("CONFLICT", MSG.alreadyVoted);
+    await tx.execute(sql`
+      UPDATE posts SET poll_data = jsonb_set(
+          jsonb_set(poll_data, ARRAY['options', ${String(optionIndex)}, 'votes'],
+                    to_jsonb((poll_data #>> ARRAY['options', ${String(optionIndex)}, 'votes'])::int + 1)),
+          '{total_votes}', to_jsonb((poll_data ->> 'total_votes')::int + 1))
+       WHERE id = ${postId}`);
+  });
+  return postDto(ctx.db, postId, viewer.id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Moderation
+
+async function requireModerator(ctx: AppContext, viewer: Viewer, postId: string) {
+  const access = await requirePost(ctx.db, postId, viewer.id);
+  requirePermission(access.role, "moderate_posts");
+  return access;
+}
+
+/** Pin to the top of the feed, or unpin (owner, admin, moderator); at most five pinned at once. */
+export async function pinPost({
+  ctx,
+  viewer,
+  postId,
+  pinned,
+}: {
+  ctx: AppContext;
+  viewer: Viewer;
+  postId: string;
+  pinned: boolean;
+}) {
+  const access = await requireModerator(ctx, viewer, postId);
+  if (pinned && !access.post.is_approved) throw new AppError("CONFLICT", "This post is waiting for approval");
+  await ctx.db.transaction(async (tx) => {
+    if (pinned && !access.post.is_pinned) {
+      // Lock the community row so two pins at once cannot pass the limit together.
+      await tx.execute(sql`SELECT 1 FROM communities WHERE id = ${access.community.id} FOR UPDATE`);
+      const [{ n }] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(posts)
+        .where(
+          and(eq(posts.communityId, access.community.id), eq(posts.isPinned, true), sql`${posts.deletedAt} IS NULL`),
+        );
+      if (n >= MAX_PINNED) throw new AppError("CONFLICT", `At most ${MAX_PINNED} posts can be pinned`);
+    }
+    await tx.update(posts).set({ isPinned: pinned }).where(eq(posts.id, postId));
+  });
+  return postDto(ctx.db, postId, viewer.id);
+}
+
+/** Pending posts of a community, oldest first (owner, admin, moderator). */
+export async function findPending({ ctx, viewer, idOrSlug }: { ctx: AppContext; viewer: Viewer; idOrSlug: string }) {
+  const { community, role } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id });
+  requirePermission(role, "moderate_posts");
+  const res = await ctx.db.execute<PostRow>(sql`
+    SELECT ${postColumns(viewer.id)} FROM posts p
+     WHERE p.community_id = ${community.id} AND NOT p.is_approved AND p.deleted_at IS NULL
+     ORDER BY p.created_at LIMIT 100`);
+  return res.rows.map((r) => toPostDto(r));
+}
+
+/** Approve (the post appears, and its author is told) or reject (the post is removed). */
+export async function reviewPost({
+  ctx,
+  viewer,
+  postId,
+  approve,
+}: {
+  ctx: AppContext;
+  viewer: Viewer;
+  postId: string;
+  approve: boolean;
+}) {
+  const access = await requireModerator(ctx, viewer, postId);
+  if (access.post.is_approved) throw new AppError("CONFLICT", "This post is already approved");
+  await ctx.db.transaction(async (tx) => {
+    if (approve) {
+      const done = await tx
+        .update(posts)
+        .set({ isApproved: true })
+        .where(and(eq(posts.id, postId), eq(posts.isApproved, false)))
+        .returning({ id: posts.id });
+      if (done.length === 0) return;
+      await bumpPostCount(tx, access.community.id, 1);
+      await tx.insert(notifications).values({
+        userId: access.post.author_id,
+        communityId: access.community.id,
+        actorId: viewer.id,
+        type: "post_approved",
+        title: "Your post was approved",
+        body: "It is now visible in the community.",
+        data: { post_id: postId },
+      });
+    } else {
+      await tx.update(posts).set({ deletedAt: new Date() }).where(eq(posts.id, postId));
+    }
+  });
+  return { id: postId, approved: approve };
+}
+
+/** A moderator's warning to a post's author: recorded, and the author is told. */
+export async function warnAuthor({
+  ctx,
+  viewer,
+  postId,
+  reason,
+}: {
+  ctx: AppContext;
+  viewer: Viewer;
+  postId: string;
+  reason: string;
+}) {
+  const access = await requireModerator(ctx, viewer, postId);
+  if (access.post.author_id === viewer.id) throw new AppError("BAD_REQUEST", "You cannot warn yourself");
+  await ctx.db.transaction(async (tx) => {
+    await tx.insert(userWarnings).values({
+      communityId: access.community.id,
+      userId: access.post.author_id,
+      postId,
+      issuedBy: viewer.id,
+      reason,
+    });
+    await tx.insert(notifications).values({
+      userId: access.post.author_id,
+      communityId: access.community.id,
+      actorId: viewer.id,
+      type: "other",
+      title: "A moderator warned you about a post",
+      body: reason || "Please review the community's rules.",
+      data: { post_id: postId },
+    });
+  });
+  return { warned: true };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Saved posts and media
+
+/** The viewer's saved posts, newest saved first, only those they can still see. */
+export async function findSaved({ ctx, viewer, cursor }: { ctx: AppContext; viewer: Viewer; cursor?: string }) {
+  const after = decodeFeedCursor(cursor);
+  const limit = LIMITS.feedPageSize;
+  const res = await ctx.db.execute<
+    PostRow & { saved_at_raw: string; community: { id: string; slug: string; name: string } }
+  >(sql`
+    SELECT ${postColumns(viewer.id)},
+           to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS saved_at_raw,
+           json_build_object('id', c.id, 'slug', c.slug, 'name', c.name) AS community
+      FROM saved_posts s
+      JOIN posts p ON p.id = s.post_id AND p.deleted_at IS NULL
+      JOIN communities c ON c.id = p.community_id
+      LEFT JOIN community_members m ON m.community_id = c.id AND m.user_id = ${viewer.id}
+     WHERE s.user_id = ${viewer.id}
+       AND (c.visibility = 'public' OR m.role IS NOT NULL)
+       AND (p.is_approved OR p.author_id = ${viewer.id})
+       AND (p.visibility = 'public' OR (p.visibility = 'members' AND m.role IS NOT NULL)
+            OR (p.visibility = 'admins' AND m.role IN ('owner', 'admin')))
+       ${after ? sql`AND (s.created_at, s.post_id) < (${after.t}::timestamptz, ${after.id}::uuid)` : sql``}
+     ORDER BY s.created_at DESC, s.post_id DESC
+     LIMIT ${limit + 1}`);
+  const rows = res.rows.slice(0, limit);
+  const last = rows.at(-1);
+  return {
+    items: rows.map((r) => ({ ...toPostDto(r), community: r.community })),
     next_cursor:
       res.rows.length > limit && last
-        ? Buffer.from(JSON.stringify({ t: last.created_at_raw, id: last.id })).toString("base64url")
+        ? Buffer.from(JSON.stringify({ t: last.saved_at_raw, id: last.id })).toString("base64url")
         : null,
   };
 }
+
+/** An image for a post, re-encoded into the spec's variants under the community's media. */
+export async function uploadPostImage({
+  ctx,
+  viewer,
+  idOrSlug,
+  file,
+}: {
+  ctx: AppContext;
+  viewer: Viewer;
+  idOrSlug: string;
+  file: Buffer;
+}) {
+  const access = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id });
+  const role = access.role ?? (access.community.visibility === "public" ? "member" : null);
+  requirePermission(role, "create_post");
+  const variants = await renderVariants(file, "File must be an image (JPEG, PNG, WebP, or GIF)");
+  const base = `community-assets/${access.community.id}/posts/${randomUUID()}`;
+  const keys = { original: `${base}.webp`, medium: `${base}-medium.webp`, thumbnail: `${base}-thumbnail.webp` };
+  await Promise.all([
+    ctx.storage.put(keys.original, variants.original, "image/webp"),
+    ctx.storage.put(keys.medium, variants.medium, "image/webp"),
+    ctx.storage.put(keys.thumbnail, variants.thumbnail, "image/webp"),
+  ]);
+  await ctx.db.insert(mediaFiles).values({
+    key: keys.original,
+    ownerId: viewer.id,
+    communityId: access.community.id,
+    purpose: "post",
+    contentType: "image/webp",
+    size: variants.original.length,
+    variants: { medium: keys.medium, thumbnail: keys.thumbnail },
+  });
+  const urls = {
+    original: ctx.storage.publicUrl(keys.original),
+    medium: ctx.storage.publicUrl(keys.medium),
+    thumbnail: ctx.storage.publicUrl(keys.thumbnail),
+  };
+  return {
+    url: urls.original,
+    path: keys.original,
+    size: variants.original.length,
+    type: "image/webp",
+    variants: urls,
+  };
+}
+
+export const POST_MAX_IMAGES = POST_LIMITS.imagesMax;
