@@ -19,6 +19,7 @@ import type { AppContext } from "./context";
 import type { Database } from "./db/client";
 import { accountRoutes } from "./features/account/account.routes";
 import { authRoutes } from "./features/auth/auth.routes";
+import { commentRoutes } from "./features/comments/comments.routes";
 import { communityRoutes } from "./features/communities/communities.routes";
 import { devRoutes } from "./features/dev/dev.routes";
 import { publicConfigRoutes } from "./features/health/config.routes";
@@ -211,6 +212,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   await app.register(memberRoutes, { ctx });
   await app.register(inviteRoutes, { ctx });
   await app.register(postRoutes, { ctx });
+  await app.register(commentRoutes, { ctx });
   await app.register(mediaRoutes, { ctx });
   await app.register(devRoutes, { ctx });
 

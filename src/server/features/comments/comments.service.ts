@@ -1,0 +1,205 @@
+import { and, eq, sql } from "drizzle-orm";
+import { MSG } from "../../../shared/messages";
+import { can, type CommunityRole } from "../../../shared/roles";
+import type { AppContext, Viewer } from "../../context";
+import type { Tx } from "../../db/client";
+import { commentLikes, comments, posts } from "../../db/schema/index";
+import { addMember, requirePermission } from "../../lib/community-access";
+import { AppError } from "../../lib/errors";
+import { requirePost } from "../../lib/post-access";
+
+const commentNotFound = () => new AppError("NOT_FOUND", "Comment not found");
+
+type CommentRow = {
+  id: string;
+  post_id: string;
+  parent_id: string | null;
+  content: string;
+  likes_count: number;
+  is_edited: boolean;
+  deleted: boolean;
+  created_at: string | Date;
+  author: { user_id: string; username: string; full_name: string; avatar_url: string | null } | null;
+  liked: boolean;
+};
+
+const toDto = (r: CommentRow) => ({
+  id: r.id,
+  post_id: r.post_id,
+  parent_id: r.parent_id,
+  // A deleted comment with replies stays as a placeholder so the thread keeps its shape.
+  content: r.deleted ? "" : r.content,
+  likes_count: r.likes_count,
+  is_edited: r.is_edited,
+  deleted: r.deleted,
+  created_at: new Date(r.created_at).toISOString(),
+  author: r.deleted ? null : r.author,
+  liked: r.liked,
+});
+
+/** A post's comments, oldest first, replies under their comment (one level); deleted ones without replies are left out. */
+export async function findComments({
+  ctx,
+  viewer,
+  postId,
+}: {
+  ctx: AppContext;
+  viewer: Viewer | null;
+  postId: string;
+}) {
+  await requirePost(ctx.db, postId, viewer?.id);
+  const res = await ctx.db.execute<CommentRow>(sql`
+    SELECT c.id, c.post_id, c.parent_id, c.content, c.likes_count, c.is_edited, c.deleted_at IS NOT NULL AS deleted,
+           c.created_at,
+           (SELECT json_build_object('user_id', u.user_id, 'username', u.username, 'full_name', u.full_name,
+                                     'avatar_url', u.avatar_url)
+              FROM user_profiles u WHERE u.user_id = c.author_id) AS author,
+           EXISTS (SELECT 1 FROM comment_likes l WHERE l.comment_id = c.id AND l.user_id = ${viewer?.id ?? ""}) AS liked
+      FROM comments c
+     WHERE c.post_id = ${postId}
+       AND (c.deleted_at IS NULL OR (c.parent_id IS NULL AND EXISTS (
+             SELECT 1 FROM comments r WHERE r.parent_id = c.id AND r.deleted_at IS NULL)))
+     ORDER BY c.created_at, c.id
+     LIMIT 2000`);
+  return res.rows.map(toDto);
+}
+
+/** Taking part joins a signed-in non-member of a public community (docs/decisions/0004). */
+async function actingRole(tx: Tx, community: { id: string }, role: CommunityRole | null, userId: string) {
+  if (role) return role;
+  await addMember(tx, { community, userId });
+  return "member" as CommunityRole;
+}
+
+/** A comment, or a reply to a top-level comment of the same post; comments_count moves in the same transaction. */
+export async function createComment({
+  ctx,
+  viewer,
+  postId,
+  content,
+  parentId,
+}: {
+  ctx: AppContext;
+  viewer: Viewer;
+  postId: string;
+  content: string;
+  parentId?: string | null;
+}) {
+  const access = await requirePost(ctx.db, postId, viewer.id);
+  if (!access.post.is_approved) throw new AppError("CONFLICT", "This post is waiting for approval");
+  return ctx.db.transaction(async (tx) => {
+    const role = await actingRole(tx, access.community, access.role, viewer.id);
+    requirePermission(role, "create_post");
+    if (parentId) {
+      const [parent] = await tx
+        .select({ parentId: comments.parentId, deletedAt: comments.deletedAt })
+        .from(comments)
+        .where(and(eq(comments.id, parentId), eq(comments.postId, postId)));
+      if (!parent || parent.deletedAt) throw commentNotFound();
+      if (parent.parentId) throw new AppError("VALIDATION", "Replies go one level deep: reply to the comment instead");
+    }
+    const [row] = await tx
+      .insert(comments)
+      .values({ postId, parentId: parentId ?? null, authorId: viewer.id, content })
+      .returning({ id: comments.id });
+    await tx
+      .update(posts)
+      .set({ commentsCount: sql`${posts.commentsCount} + 1` })
+      .where(eq(posts.id, postId));
+    const res = await tx.execute<CommentRow>(sql`
+      SELECT c.id, c.post_id, c.parent_id, c.content, c.likes_count, c.is_edited, false AS deleted, c.created_at,
+             (SELECT json_build_object('user_id', u.user_id, 'username', u.username, 'full_name', u.full_name,
+                                       'avatar_url', u.avatar_url)
+                FROM user_profiles u WHERE u.user_id = c.author_id) AS author,
+             false AS liked
+        FROM comments c WHERE c.id = ${row.id}`);
+    return toDto(res.rows[0]);
+  });
+}
+
+/** The comment with its post's access (the comment must belong to a post the viewer can see). */
+async function requireComment(ctx: AppContext, viewer: Viewer, commentId: string) {
+  if (!/^[0-9a-f-]{36}$/i.test(commentId)) throw commentNotFound();
+  const [c] = await ctx.db
+    .select({ id: comments.id, postId: comments.postId, authorId: comments.authorId, deletedAt: comments.deletedAt })
+    .from(comments)
+    .where(eq(comments.id, commentId));
+  if (!c || c.deletedAt) throw commentNotFound();
+  const access = await requirePost(ctx.db, c.postId, viewer.id).catch(() => {
+    throw commentNotFound();
+  });
+  return { comment: c, access };
+}
+
+export async function updateComment({
+  ctx,
+  viewer,
+  commentId,
+  content,
+}: {
+  ctx: AppContext;
+  viewer: Viewer;
+  commentId: string;
+  content: string;
+}) {
+  const { comment } = await requireComment(ctx, viewer, commentId);
+  if (comment.authorId !== viewer.id) throw new AppError("FORBIDDEN", MSG.insufficientPermissions);
+  await ctx.db
+    .update(comments)
+    .set({ content, isEdited: true, updatedAt: new Date() })
+    .where(eq(comments.id, commentId));
+  return { id: commentId, content, is_edited: true };
+}
+
+/** Your own comments; moderators and up delete any. */
+export async function deleteComment({
+  ctx,
+  viewer,
+  commentId,
+}: {
+  ctx: AppContext;
+  viewer: Viewer;
+  commentId: string;
+}) {
+  const { comment, access } = await requireComment(ctx, viewer, commentId);
+  if (comment.authorId !== viewer.id && !can(access.role, "delete_any_post")) {
+    throw new AppError("FORBIDDEN", MSG.insufficientPermissions);
+  }
+  await ctx.db.transaction(async (tx) => {
+    const gone = await tx
+      .update(comments)
+      .set({ deletedAt: new Date() })
+      .where(and(eq(comments.id, commentId), sql`${comments.deletedAt} IS NULL`))
+      .returning({ id: comments.id });
+    if (gone.length) {
+      await tx
+        .update(posts)
+        .set({ commentsCount: sql`GREATEST(${posts.commentsCount} - 1, 0)` })
+        .where(eq(posts.id, comment.postId));
+    }
+  });
+}
+
+/** Like toggle on a comment (counts toward the author's leaderboard score). */
+export async function toggleCommentLike({
+  ctx,
+  viewer,
+  commentId,
+}: {
+  ctx: AppContext;
+  viewer: Viewer;
+  commentId: string;
+}) {
+  const { access } = await requireComment(ctx, viewer, commentId);
+  return ctx.db.transaction(async (tx) => {
+    await actingRole(tx, access.community, access.role, viewer.id);
+    const removed = await tx
+      .delete(commentLikes)
+      .where(and(eq(commentLikes.commentId, commentId), eq(commentLikes.userId, viewer.id)))
+      .returning({ id: commentLikes.commentId });
+    if (removed.length === 0)
+      await tx.insert(commentLikes).values({ commentId, userId: viewer.id }).onConflictDoNothing();
+    const [row] = await tx.select({ likes: comments.likesCount }).from(comments).where(eq(comments.id, commentId));
+    return { liked: removed.length === 0, likes_count: row.likes };
+  });
+}

@@ -1,0 +1,414 @@
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MSG } from "../../../shared/messages";
+import { api, createTestApp, signedInUser, upload, type TestApp } from "../../test/harness";
+
+let t: TestApp;
+let http: ReturnType<typeof api>;
+beforeAll(async () => {
+  t = await createTestApp();
+  http = api(t.app);
+});
+afterAll(() => t.close());
+
+type User = Awaited<ReturnType<typeof signedInUser>>;
+
+async function community(owner: User, opts: { visibility?: string; moderation?: boolean } = {}) {
+  const c = (
+    await http.post("/api/communities", { name: `Posts ${Date.now().toString(36)}` }, { cookie: owner.cookie })
+  ).body as { id: string; slug: string };
+  const patch: Record<string, unknown> = {};
+  if (opts.visibility) patch.visibility = opts.visibility;
+  if (opts.moderation) patch.moderation_enabled = true;
+  if (Object.keys(patch).length) await http.patch(`/api/communities/${c.id}`, patch, { cookie: owner.cookie });
+  return c;
+}
+const join = (c: { id: string }, u: User) => http.post(`/api/communities/${c.id}/join`, {}, { cookie: u.cookie });
+const post = (c: { id: string }, u: User, body: Record<string, unknown>) =>
+  http.post(`/api/communities/${c.id}/posts`, body, { cookie: u.cookie });
+const countRows = async (table: string, postId: string) =>
+  (await t.database.pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE post_id = $1`, [postId])).rows[0].n;
+const postRow = async (id: string) => (await t.database.pool.query(`SELECT * FROM posts WHERE id = $1`, [id])).rows[0];
+
+describe("creating posts", () => {
+  it("validates each type with the spec's messages", async () => {
+    const owner = await signedInUser(t);
+    const c = await community(owner);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ content: "   " }, MSG.enterContent],
+      [{ type: "text", content: "" }, MSG.enterContent],
+      [{ type: "poll", content: "Which?", poll: { options: ["one", "  "] } }, MSG.pollNeedsTwoOptions],
+      [{ type: "poll", content: "Which?" }, MSG.pollNeedsTwoOptions],
+      [
+        { type: "poll", content: "?", poll: { options: Array.from({ length: 11 }, (_, i) => `o${i}`) } },
+        "A poll can have at most 10 options",
+      ],
+      [
+        { type: "poll", content: "?", poll: { options: ["a", "b"], duration_hours: 5 } },
+        "Choose one of the poll durations",
+      ],
+      [
+        { type: "video", content: "", video_url: "https://example.com/page" },
+        "Please add a YouTube, Vimeo or video file link, or upload a video",
+      ],
+      [{ type: "image", content: "" }, "Please add at least one image"],
+      [
+        { type: "image", content: "", images: [{ url: "https://evil.example/x.png" }] },
+        "Images must be uploaded to Hearth",
+      ],
+    ];
+    for (const [body, message] of cases) {
+      const res = await post(c, owner, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.message).toBe(message);
+    }
+  });
+
+  it("rejects mass-assigned fields", async () => {
+    const owner = await signedInUser(t);
+    const c = await community(owner);
+    for (const extra of [
+      { likes_count: 99 },
+      { author_id: "x" },
+      { is_approved: true },
+      { community_id: c.id },
+      { is_pinned: true },
+    ]) {
+      expect((await post(c, owner, { content: "hi", ...extra })).status).toBe(400);
+    }
+  });
+
+  it("stores text, poll, video and image posts, content kept as typed (rendered as text by the web)", async () => {
+    const owner = await signedInUser(t);
+    const c = await community(owner);
+    const xss = `<img src=x onerror=alert(1)> <script>alert(2)</script>`;
+    const text = await post(c, owner, { content: xss });
+    expect(text.status).toBe(201);
+    expect(text.body).toMatchObject({ type: "text", content: xss, likes_count: 0, is_approved: true, liked: false });
+
+    const poll = await post(c, owner, { type: "poll", content: "Best day?", poll: { options: ["Sat", " ", "Sun"] } });
+    expect(poll.body.poll).toMatchObject({ duration_hours: 24, total_votes: null, closed: false });
+    expect(poll.body.poll.options.map((o: { text: string }) => o.text)).toEqual(["Sat", "Sun"]);
+    const hours = (Date.parse(poll.body.poll.expires_at) - Date.now()) / 3_600_000;
+    expect(hours).toBeGreaterThan(23.9);
+
+    const video = await post(c, owner, { type: "video", content: "Watch", video_url: "https://youtu.be/dQw4w9WgXcQ" });
+    expect(video.body.media_urls).toEqual([{ type: "video", url: "https://youtu.be/dQw4w9WgXcQ" }]);
+
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#f97316" } })
+      .png()
+      .toBuffer();
+    const img = await upload(t, `/api/communities/${c.id}/media`, owner.cookie, {
+      name: "a.png",
+      type: "image/png",
+      data: png,
+    });
+    expect(img.status).toBe(200);
+    const image = await post(c, owner, {
+      type: "image",
+      content: "",
+      images: [{ url: img.body.url, medium: img.body.variants.medium, thumbnail: img.body.variants.thumbnail }],
+    });
+    expect(image.status, JSON.stringify(image.body)).toBe(201);
+    // Another community's media cannot be attached.
+    const other = await community(owner);
+    expect((await post(other, owner, { type: "image", content: "", images: [{ url: img.body.url }] })).status).toBe(
+      400,
+    );
+
+    const { post_count } = (await t.database.pool.query(`SELECT post_count FROM communities WHERE id = $1`, [c.id]))
+      .rows[0];
+    expect(post_count).toBe(4);
+  });
+
+  it("lets only owners and admins post to admins only, and refuses guests", async () => {
+    const owner = await signedInUser(t);
+    const member = await signedInUser(t);
+    const guest = await signedInUser(t);
+    const c = await community(owner);
+    await join(c, member);
+    await join(c, guest);
+    await t.database.pool.query(`UPDATE community_members SET role = 'guest' WHERE user_id = $1`, [guest.id]);
+    expect((await post(c, member, { content: "x", visibility: "admins" })).status).toBe(403);
+    expect((await post(c, owner, { content: "x", visibility: "admins" })).status).toBe(201);
+    expect((await post(c, guest, { content: "x" })).status).toBe(403);
+  });
+});
+
+describe("likes, saves, shares", () => {
+  it("keeps likes_count equal to the rows under 50 concurrent toggles by one user", async () => {
+    const owner = await signedInUser(t);
+    const u = await signedInUser(t);
+    const c = await community(owner);
+    const p = (await post(c, owner, { content: "Like me" })).body;
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => http.post(`/api/posts/${p.id}/like`, {}, { cookie: u.cookie })),
+    );
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const rows = await countRows("post_likes", p.id);
+    expect((await postRow(p.id)).likes_count).toBe(rows);
+    expect(rows).toBeLessThanOrEqual(1);
+    // A clean toggle pair.
+    const first = await http.post(`/api/posts/${p.id}/like`, {}, { cookie: owner.cookie });
+    expect(first.body).toEqual({ liked: true, likes_count: rows + 1 });
+    const second = await http.post(`/api/posts/${p.id}/like`, {}, { cookie: owner.cookie });
+    expect(second.body).toEqual({ liked: false, likes_count: rows });
+  });
+
+  it("toggles saves, lists saved posts, and counts shares", async () => {
+    const owner = await signedInUser(t);
+    const c = await community(owner);
+    const p = (await post(c, owner, { content: "Keep me" })).body;
+    expect((await http.post(`/api/posts/${p.id}/save`, {}, { cookie: owner.cookie })).body).toEqual({ saved: true });
+    const saved = await http.get("/api/me/saved", { cookie: owner.cookie });
+    expect(saved.body.items).toMatchObject([{ id: p.id, saved: true, community: { id: c.id } }]);
+    expect((await http.post(`/api/posts/${p.id}/save`, {}, { cookie: owner.cookie })).body).toEqual({ saved: false });
+    expect((await http.get("/api/me/saved", { cookie: owner.cookie })).body.items).toEqual([]);
+    expect((await http.post(`/api/posts/${p.id}/share`, {})).body).toEqual({ share_count: 1 });
+    expect((await http.post(`/api/posts/${p.id}/like`, {})).status).toBe(401);
+  });
+
+  it("refuses liking a deleted post", async () => {
+    const owner = await signedInUser(t);
+    const c = await community(owner);
+    const p = (await post(c, owner, { content: "Bye" })).body;
+    expect((await http.delete(`/api/posts/${p.id}`, { cookie: owner.cookie })).status).toBe(204);
+    expect((await http.post(`/api/posts/${p.id}/like`, {}, { cookie: owner.cookie })).status).toBe(404);
+    expect((await http.get(`/api/communities/${c.id}/posts`)).body.items).toEqual([]);
+    expect(
+      (await t.database.pool.query(`SELECT post_count FROM communities WHERE id = $1`, [c.id])).rows[0].post_count,
+    ).toBe(0);
+  });
+});
+
+describe("polls", () => {
+  it("take one vote per user even under 50 concurrent votes, then show results", async () => {
+    const owner = await signedInUser(t);
+    const u = await signedInUser(t);
+    const c = await community(owner);
+    const p = (await post(c, owner, { type: "poll", content: "?", poll: { options: ["a", "b", "c"] } })).body;
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        http.post(`/api/posts/${p.id}/vote`, { option_index: i % 3 }, { cookie: u.cookie }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 409).every((r) => r.body.error.message === MSG.alreadyVoted)).toBe(true);
+    expect(await countRows("poll_votes", p.id)).toBe(1);
+    const view = (await http.get(`/api/posts/${p.id}`, { cookie: u.cookie })).body.post;
+    expect(view.poll.total_votes).toBe(1);
+    expect(view.poll.options.reduce((s: number, o: { votes: number }) => s + o.votes, 0)).toBe(1);
+    expect(view.user_vote_index).not.toBeNull();
+    // Someone who has not voted sees no counts yet.
+    const before = (await http.get(`/api/posts/${p.id}`, { cookie: owner.cookie })).body.post;
+    expect(before.poll.total_votes).toBeNull();
+    expect((await http.post(`/api/posts/${p.id}/vote`, { option_index: 7 }, { cookie: owner.cookie })).status).toBe(
+      400,
+    );
+  });
+
+  it("lock after expiry and show results; duration 0 never expires", async () => {
+    const owner = await signedInUser(t);
+    const c = await community(owner);
+    const p = (await post(c, owner, { type: "poll", content: "?", poll: { options: ["a", "b"], duration_hours: 1 } }))
+      .body;
+    await t.database.pool.query(
+      `UPDATE posts SET poll_data = jsonb_set(poll_data, '{expires_at}', to_jsonb((now() - interval '1 minute')::text)) WHERE id = $1`,
+      [p.id],
+    );
+    const res = await http.post(`/api/posts/${p.id}/vote`, { option_index: 0 }, { cookie: owner.cookie });
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toBe(MSG.pollClosed);
+    const view = (await http.get(`/api/posts/${p.id}`)).body.post;
+    expect(view.poll).toMatchObject({ closed: true, total_votes: 0 });
+    const forever = (
+      await post(c, owner, { type: "poll", content: "?", poll: { options: ["a", "b"], duration_hours: 0 } })
+    ).body;
+    expect(forever.poll).toMatchObject({ expires_at: null, closed: false });
+  });
+});
+
+describe("moderation", () => {
+  it("holds members' posts for approval; the author sees theirs pending; approval notifies", async () => {
+    const owner = await signedInUser(t);
+    const member = await signedInUser(t);
+    const mod = await signedInUser(t);
+    const c = await community(owner, { moderation: true });
+    await join(c, member);
+    await join(c, mod);
+    await http.patch(`/api/communities/${c.id}/members/${mod.id}`, { role: "moderator" }, { cookie: owner.cookie });
+    const p = (await post(c, member, { content: "Please approve" })).body;
+    expect(p.is_approved).toBe(false);
+    expect((await post(c, owner, { content: "Mine goes straight in" })).body.is_approved).toBe(true);
+
+    const feedOf = async (u?: User) =>
+      (await http.get(`/api/communities/${c.id}/posts`, { cookie: u?.cookie })).body.items.map(
+        (x: { id: string }) => x.id,
+      );
+    expect(await feedOf(member)).toContain(p.id);
+    expect(await feedOf(owner)).not.toContain(p.id);
+    expect((await http.get(`/api/posts/${p.id}`)).status).toBe(404);
+    expect((await http.get(`/api/communities/${c.id}/posts/pending`, { cookie: member.cookie })).status).toBe(403);
+    const pending = await http.get(`/api/communities/${c.id}/posts/pending`, { cookie: mod.cookie });
+    expect(pending.body.map((x: { id: string }) => x.id)).toEqual([p.id]);
+
+    expect((await http.post(`/api/posts/${p.id}/review`, { approve: true }, { cookie: mod.cookie })).status).toBe(200);
+    expect(await feedOf()).toContain(p.id);
+    const note = await t.database.pool.query(`SELECT type, data FROM notifications WHERE user_id = $1`, [member.id]);
+    expect(note.rows).toEqual([{ type: "post_approved", data: { post_id: p.id } }]);
+
+    const q = (await post(c, member, { content: "Spam" })).body;
+    await http.post(`/api/posts/${q.id}/review`, { approve: false }, { cookie: mod.cookie });
+    expect(await feedOf(member)).not.toContain(q.id);
+  });
+
+  it("pins (at most five), deletes any post and warns, for moderators only", async () => {
+    const owner = await signedInUser(t);
+    const member = await signedInUser(t);
+    const c = await community(owner);
+    await join(c, member);
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await post(c, member, { content: `p${i}` })).body.id);
+    expect((await http.post(`/api/posts/${ids[0]}/pin`, { pinned: true }, { cookie: member.cookie })).status).toBe(403);
+    for (const id of ids.slice(0, 5)) {
+      expect((await http.post(`/api/posts/${id}/pin`, { pinned: true }, { cookie: owner.cookie })).status).toBe(200);
+    }
+    expect((await http.post(`/api/posts/${ids[5]}/pin`, { pinned: true }, { cookie: owner.cookie })).status).toBe(409);
+    const feed = (await http.get(`/api/communities/${c.id}/posts`)).body.items;
+    expect(feed.slice(0, 5).every((p: { is_pinned: boolean }) => p.is_pinned)).toBe(true);
+    expect(feed[5].id).toBe(ids[5]);
+
+    expect(
+      (await http.post(`/api/posts/${ids[1]}/warn`, { reason: "Be nice" }, { cookie: member.cookie })).status,
+    ).toBe(403);
+    expect((await http.post(`/api/posts/${ids[1]}/warn`, { reason: "Be nice" }, { cookie: owner.cookie })).status).toBe(
+      200,
+    );
+    const warnings = await t.database.pool.query(`SELECT reason FROM user_warnings WHERE user_id = $1`, [member.id]);
+    expect(warnings.rows).toEqual([{ reason: "Be nice" }]);
+
+    expect((await http.delete(`/api/posts/${ids[2]}`, { cookie: owner.cookie })).status).toBe(204);
+    const other = await signedInUser(t);
+    await join(c, other);
+    expect((await http.delete(`/api/posts/${ids[3]}`, { cookie: other.cookie })).status).toBe(403);
+  });
+
+  it("lets authors edit their own posts only", async () => {
+    const owner = await signedInUser(t);
+    const member = await signedInUser(t);
+    const c = await community(owner);
+    await join(c, member);
+    const p = (await post(c, member, { content: "typo" })).body;
+    expect((await http.patch(`/api/posts/${p.id}`, { content: "fixed" }, { cookie: owner.cookie })).status).toBe(403);
+    const edited = await http.patch(`/api/posts/${p.id}`, { content: "fixed" }, { cookie: member.cookie });
+    expect(edited.body).toMatchObject({ content: "fixed", is_edited: true });
+    expect((await http.patch(`/api/posts/${p.id}`, { content: " " }, { cookie: member.cookie })).status).toBe(400);
+    expect((await http.patch(`/api/posts/${p.id}`, { likes_count: 5 }, { cookie: member.cookie })).status).toBe(400);
+  });
+});
+
+describe("comments", () => {
+  it("take comments and one level of replies, keep comments_count exact, and let moderators delete any", async () => {
+    const owner = await signedInUser(t);
+    const member = await signedInUser(t);
+    const c = await community(owner);
+    await join(c, member);
+    const p = (await post(c, owner, { content: "Discuss" })).body;
+    const top = await http.post(`/api/posts/${p.id}/comments`, { content: "First!" }, { cookie: member.cookie });
+    expect(top.status).toBe(201);
+    const reply = await http.post(
+      `/api/posts/${p.id}/comments`,
+      { content: "Reply", parent_id: top.body.id },
+      { cookie: owner.cookie },
+    );
+    expect(reply.status).toBe(201);
+    const nested = await http.post(
+      `/api/posts/${p.id}/comments`,
+      { content: "Too deep", parent_id: reply.body.id },
+      { cookie: member.cookie },
+    );
+    expect(nested.status).toBe(400);
+    expect((await http.post(`/api/posts/${p.id}/comments`, { content: "  " }, { cookie: member.cookie })).status).toBe(
+      400,
+    );
+    expect((await postRow(p.id)).comments_count).toBe(2);
+
+    const list = (await http.get(`/api/posts/${p.id}/comments`)).body;
+    expect(list.map((x: { content: string; parent_id: string | null }) => [x.content, x.parent_id])).toEqual([
+      ["First!", null],
+      ["Reply", top.body.id],
+    ]);
+    expect(
+      (await http.patch(`/api/comments/${top.body.id}`, { content: "Edited" }, { cookie: owner.cookie })).status,
+    ).toBe(403);
+    expect(
+      (await http.patch(`/api/comments/${top.body.id}`, { content: "Edited" }, { cookie: member.cookie })).body,
+    ).toMatchObject({
+      content: "Edited",
+      is_edited: true,
+    });
+    expect((await http.post(`/api/comments/${top.body.id}/like`, {}, { cookie: owner.cookie })).body).toEqual({
+      liked: true,
+      likes_count: 1,
+    });
+    expect((await http.delete(`/api/comments/${top.body.id}`, { cookie: owner.cookie })).status).toBe(204);
+    expect((await postRow(p.id)).comments_count).toBe(1);
+    // The deleted comment stays as a placeholder for its reply.
+    const after = (await http.get(`/api/posts/${p.id}/comments`)).body;
+    expect(after[0]).toMatchObject({ id: top.body.id, deleted: true, content: "", author: null });
+  });
+});
+
+describe("post visibility (SPEC §6), written out by hand", () => {
+  const ACTORS = ["anonymous", "nonmember", "guest", "member", "moderator", "admin", "owner"] as const;
+  // 200: sees the post; 404: as if it did not exist.
+  //                                  anon nonmem guest member mod admin owner
+  const EXPECTED: Record<string, Record<string, number[]>> = {
+    public: {
+      public: [200, 200, 200, 200, 200, 200, 200],
+      members: [404, 404, 200, 200, 200, 200, 200],
+      admins: [404, 404, 404, 404, 404, 200, 200],
+    },
+    private: {
+      public: [404, 404, 200, 200, 200, 200, 200],
+      members: [404, 404, 200, 200, 200, 200, 200],
+      admins: [404, 404, 404, 404, 404, 200, 200],
+    },
+  };
+
+  it("applies to the post, its comments, likes and the feed alike", async () => {
+    const users = Object.fromEntries(
+      await Promise.all(ACTORS.slice(1).map(async (a) => [a, await signedInUser(t)] as const)),
+    ) as Record<Exclude<(typeof ACTORS)[number], "anonymous">, User>;
+    for (const cv of ["public", "private"] as const) {
+      const c = await community(users.owner, { visibility: cv === "private" ? "private" : undefined });
+      for (const [who, role] of [
+        ["guest", "guest"],
+        ["member", "member"],
+        ["moderator", "moderator"],
+        ["admin", "admin"],
+      ] as const) {
+        await t.database.pool.query(`INSERT INTO community_members (community_id, user_id, role) VALUES ($1, $2, $3)`, [
+          c.id,
+          users[who].id,
+          role,
+        ]);
+      }
+      for (const pv of ["public", "members", "admins"] as const) {
+        const p = (await post(c, users.owner, { content: `${cv}/${pv}`, visibility: pv })).body;
+        const actual: number[] = [];
+        for (const actor of ACTORS) {
+          const cookie = actor === "anonymous" ? undefined : users[actor].cookie;
+          const one = (await http.get(`/api/posts/${p.id}`, { cookie })).status;
+          const comments = (await http.get(`/api/posts/${p.id}/comments`, { cookie })).status;
+          const feed = await http.get(`/api/communities/${c.id}/posts`, { cookie });
+          const inFeed = feed.status === 200 && feed.body.items.some((x: { id: string }) => x.id === p.id);
+          expect(comments, `${actor} comments ${cv}/${pv}`).toBe(one);
+          expect(inFeed, `${actor} feed ${cv}/${pv}`).toBe(one === 200);
+          actual.push(one);
+        }
+        expect(actual, `${cv} community, ${pv} post`).toEqual(EXPECTED[cv][pv]);
+      }
+    }
+  });
+});
