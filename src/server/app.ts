@@ -25,6 +25,7 @@ import { devRoutes } from "./features/dev/dev.routes";
 import { publicConfigRoutes } from "./features/health/config.routes";
 import { healthRoutes } from "./features/health/health.routes";
 import { inviteRoutes } from "./features/invites/invites.routes";
+import { leaderboardRoutes } from "./features/leaderboards/leaderboards.routes";
 import { mediaRoutes } from "./features/media/media.routes";
 import { memberRoutes } from "./features/members/members.routes";
 import { postRoutes } from "./features/posts/posts.routes";
@@ -213,6 +214,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   await app.register(inviteRoutes, { ctx });
   await app.register(postRoutes, { ctx });
   await app.register(commentRoutes, { ctx });
+  await app.register(leaderboardRoutes, { ctx });
   await app.register(mediaRoutes, { ctx });
   await app.register(devRoutes, { ctx });
 

@@ -173,6 +173,11 @@ const CASES: Case[] = [
   },
   {
     method: "GET",
+    path: "/api/communities/{communityId}/leaderboard",
+    expected: { public: row(200, 200, 200, 200, 200, 200, 200), private: row(404, 404, 200, 200, 200, 200, 200) },
+  },
+  {
+    method: "GET",
     path: "/api/invites/{inviteCode}",
     // The code is the capability: whoever holds it sees the invite view.
     expected: { public: row(200, 200, 200, 200, 200, 200, 200), private: row(200, 200, 200, 200, 200, 200, 200) },
