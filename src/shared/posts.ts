@@ -140,8 +140,20 @@ export const commentSchema = z
   })
   .strict();
 
-/** The first http(s) URL in a text, which triggers a link preview (SPEC §5). */
+/**
+ * The first http(s) URL in a post's text (SPEC §5), without trailing punctuation; null if none.
+ * Not yet checked: getLinkPreview decides whether it may be fetched.
+ */
 export function firstUrl(text: string): string | null {
-  const m = text.match(/https?:\/\/[^\s<>"'`]+/i);
-  return m ? m[0].replace(/[),.;:!?\]]+$/, "") : null;
+  const m = /(?<![\w@.+-])https?:\/\/[^\s<>"'`]+/i.exec(text);
+  if (!m) return null;
+  let url = m[0];
+  for (;;) {
+    const last = url.at(-1);
+    if (last && ".,;:!?*_~".includes(last)) url = url.slice(0, -1);
+    else if (last === ")" && (url.match(/\(/g)?.length ?? 0) < (url.match(/\)/g)?.length ?? 0)) url = url.slice(0, -1);
+    else if (last === "]" && !url.includes("[")) url = url.slice(0, -1);
+    else break;
+  }
+  return /^https?:\/\/[^/?#]/i.test(url) ? url : null;
 }

@@ -7,11 +7,11 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { linkPreviews } from "../db/schema/posts";
 import { createTestApp, type TestApp } from "../test/harness";
+import { firstUrl as firstHttpUrl } from "../../shared/posts";
 import { isPublicAddress, parsePreviewUrl } from "./ip-guard";
 import {
   extractPreview,
   fetchLinkPreview,
-  firstHttpUrl,
   getLinkPreview,
   previewCacheKey,
   type LinkPreviewOptions,

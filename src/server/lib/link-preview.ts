@@ -465,24 +465,6 @@ export function extractPreview(
 // ---------------------------------------------------------------------------------------------
 // Posts: which URL to preview, and the cache.
 
-/**
- * The first http(s) URL in a post's text (SPEC §5), without trailing punctuation; null if none.
- * Not yet checked: getLinkPreview decides whether it may be fetched.
- */
-export function firstHttpUrl(text: string): string | null {
-  const m = /(?<![\w@.+-])https?:\/\/[^\s<>"'`]+/i.exec(text);
-  if (!m) return null;
-  let url = m[0];
-  for (;;) {
-    const last = url.at(-1);
-    if (last && ".,;:!?*_~".includes(last)) url = url.slice(0, -1);
-    else if (last === ")" && (url.match(/\(/g)?.length ?? 0) < (url.match(/\)/g)?.length ?? 0)) url = url.slice(0, -1);
-    else if (last === "]" && !url.includes("[")) url = url.slice(0, -1);
-    else break;
-  }
-  return /^https?:\/\/[^/?#]/i.test(url) ? url : null;
-}
-
 /** The link_previews key for a URL: parsed form (host lowercased), fragment dropped. */
 export function previewCacheKey(raw: string): string | null {
   return parseHttpUrl(raw)?.href ?? null;

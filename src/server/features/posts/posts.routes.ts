@@ -5,6 +5,7 @@ import { createPostSchema, POST_LIMITS, updatePostSchema } from "../../../shared
 import { COMMUNITY_ROLES } from "../../../shared/roles";
 import type { AppContext } from "../../context";
 import { AppError } from "../../lib/errors";
+import { getLinkPreview } from "../../lib/link-preview";
 import { errorResponses } from "../../lib/schemas";
 import {
   createPost,
@@ -126,6 +127,7 @@ export const postRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         viewer: await ctx.requireViewer(request),
         idOrSlug: request.params.communityId,
         input: request.body,
+        linkPreview: (url) => getLinkPreview({ db: ctx.db, url, options: { logger: request.log } }),
       });
       return reply.status(201).send(created);
     },
