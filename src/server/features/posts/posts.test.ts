@@ -121,6 +121,23 @@ describe("creating posts", () => {
     expect(post_count).toBe(4);
   });
 
+  it("never fetches a preview of an internal address", async () => {
+    const owner = await signedInUser(t);
+    const c = await community(owner);
+    for (const url of [
+      "http://127.0.0.1/",
+      "http://2130706433/",
+      "http://[::ffff:127.0.0.1]/",
+      "http://169.254.169.254/latest",
+    ]) {
+      const res = await post(c, owner, { content: `look ${url}` });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ type: "text", link_preview: null });
+    }
+    const stored = await t.database.pool.query(`SELECT count(*)::int AS n FROM link_previews`);
+    expect(stored.rows[0].n).toBe(0);
+  });
+
   it("lets only owners and admins post to admins only, and refuses guests", async () => {
     const owner = await signedInUser(t);
     const member = await signedInUser(t);
