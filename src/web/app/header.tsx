@@ -1,4 +1,4 @@
-import { LogOut, Pencil, Plus, UserRound } from "lucide-react";
+import { Bookmark, LogOut, Pencil, Plus, UserRound } from "lucide-react";
 import { Link, useNavigate } from "react-router";
 import { toast } from "sonner";
 import { Logo } from "../components/layout/logo";
@@ -100,6 +100,10 @@ function UserMenu({ me }: { me: Me }) {
         <DropdownMenuItem onSelect={() => openEditProfile()}>
           <Pencil aria-hidden="true" />
           Edit profile
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => navigate("/saved")}>
+          <Bookmark aria-hidden="true" />
+          Saved posts
         </DropdownMenuItem>
         <DropdownMenuSeparator />
         <DropdownMenuItem onSelect={onSignOut}>

@@ -44,6 +44,14 @@ export const router = createBrowserRouter([
               import("./routes/reset-password").then(({ ResetPasswordRoute }) => ({ Component: ResetPasswordRoute })),
           },
           {
+            path: "post/:postId",
+            lazy: () => import("./routes/post").then(({ PostRoute }) => ({ Component: PostRoute })),
+          },
+          {
+            path: "saved",
+            lazy: () => import("./routes/saved").then(({ SavedRoute }) => ({ Component: SavedRoute })),
+          },
+          {
             path: "u/:username",
             lazy: () =>
               import("./routes/user-profile").then(({ UserProfileRoute }) => ({ Component: UserProfileRoute })),

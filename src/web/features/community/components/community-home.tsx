@@ -135,7 +135,7 @@ export function CommunityHome({ community: c }: { community: CommunityView }) {
               {current === "courses" && <CoursesTab community={c} />}
               {current === "members" && <MembersTab community={c} />}
               {current === "map" && <MapTab />}
-              {current === "leaderboards" && <LeaderboardsTab />}
+              {current === "leaderboards" && <LeaderboardsTab community={c} />}
               {current === "about" && <AboutTab community={c} />}
               {current === "admin" && <AdminTab community={c} onSelectTab={select} />}
             </TabsPrimitive.Content>

@@ -2,7 +2,6 @@ import {
   Activity,
   ArrowRight,
   Ban,
-  CircleCheck,
   Clock,
   FileText,
   type LucideIcon,
@@ -25,9 +24,10 @@ import { useBans } from "../../api/get-bans";
 import { type CommunityStats, useCommunityStats } from "../../api/get-community-stats";
 import { useLiftBan } from "../../api/lift-ban";
 import type { HomeTab } from "../community-home";
+import { PendingApprovals } from "../pending-approvals";
 import { RoleBadge } from "../role-badge";
 
-/** Owner and admin: real figures from /stats, member management, pending approvals, bans. */
+/** Owner and admin: real figures from /stats, pending approvals, member management, bans. */
 export function AdminTab({
   community: c,
   onSelectTab,
@@ -60,6 +60,21 @@ export function AdminTab({
         )}
       </section>
 
+      <Panel
+        title="Pending approvals"
+        id="admin-pending"
+        aside={
+          stats.data && stats.data.pending_posts > 0 ? (
+            <span className="inline-flex items-center gap-1.5 rounded-full bg-amber-100 px-2.5 py-0.5 text-sm font-semibold text-amber-900">
+              <Clock className="size-3.5" aria-hidden="true" />
+              {stats.data.pending_posts} waiting
+            </span>
+          ) : null
+        }
+      >
+        <PendingApprovals communityId={c.id} moderationEnabled={c.moderation_enabled} />
+      </Panel>
+
       <div className="grid gap-6 md:grid-cols-2">
         <Panel title="Member management" id="admin-members">
           {stats.data && <RoleBreakdown roles={stats.data.roles} />}
@@ -68,43 +83,8 @@ export function AdminTab({
             <ArrowRight className="size-4" aria-hidden="true" />
           </Button>
         </Panel>
-
-        <Panel title="Pending approvals" id="admin-pending">
-          {stats.data && stats.data.pending_posts > 0 ? (
-            <div className="flex items-start gap-3">
-              <span className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-amber-100 text-amber-800">
-                <Clock className="size-5" aria-hidden="true" />
-              </span>
-              <div>
-                <p className="font-semibold text-stone-900">
-                  {stats.data.pending_posts === 1
-                    ? "1 post waiting for approval"
-                    : `${stats.data.pending_posts} posts waiting for approval`}
-                </p>
-                <p className="mt-1 text-sm text-stone-600">
-                  Approving and declining posts arrives with the moderation tools of the full post system.
-                </p>
-              </div>
-            </div>
-          ) : (
-            <div className="flex items-start gap-3">
-              <span className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-emerald-50 text-emerald-700">
-                <CircleCheck className="size-5" aria-hidden="true" />
-              </span>
-              <div>
-                <p className="font-semibold text-stone-900">Nothing waiting for approval</p>
-                <p className="mt-1 text-sm text-stone-600">
-                  {c.moderation_enabled
-                    ? "New posts from members wait here until a moderator approves them."
-                    : "Moderation is off: members' posts appear in the feed at once."}
-                </p>
-              </div>
-            </div>
-          )}
-        </Panel>
+        <BansPanel communityId={c.id} />
       </div>
-
-      <BansPanel communityId={c.id} />
     </div>
   );
 }
@@ -112,19 +92,28 @@ export function AdminTab({
 function Panel({
   id,
   title,
+  aside,
   children,
   className,
 }: {
   id: string;
   title: string;
+  /** Shown at the right of the heading (a count). */
+  aside?: ReactNode;
   children: ReactNode;
   className?: string;
 }) {
   return (
-    <section aria-labelledby={id} className={cn("rounded-3xl bg-white p-6 shadow-sm ring-1 ring-stone-200", className)}>
-      <h2 id={id} className="mb-4 text-lg font-bold tracking-tight text-stone-900">
-        {title}
-      </h2>
+    <section
+      aria-labelledby={id}
+      className={cn("rounded-3xl bg-white p-5 shadow-sm ring-1 ring-stone-200 sm:p-6", className)}
+    >
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+        <h2 id={id} className="text-lg font-bold tracking-tight text-stone-900">
+          {title}
+        </h2>
+        {aside}
+      </div>
       {children}
     </section>
   );

@@ -1,0 +1,8 @@
+import { useParams } from "react-router";
+import { PostPage } from "../../features/post-page";
+
+/** /post/:postId — the share link target. */
+export function PostRoute() {
+  const { postId = "" } = useParams();
+  return <PostPage key={postId} postId={postId} />;
+}

@@ -1,0 +1,6 @@
+import { SavedPage } from "../../features/saved";
+
+/** /saved — the signed-in user's saved posts. */
+export function SavedRoute() {
+  return <SavedPage />;
+}

@@ -1,0 +1,205 @@
+import { Heart, MessageSquareReply, MoreHorizontal, Pencil, Trash2 } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { timeAgo } from "../../../../shared/format";
+import { Avatar } from "../../../components/ui/avatar";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from "../../../components/ui/dropdown-menu";
+import { cn } from "../../../lib/cn";
+import type { Comment } from "../api/get-comments";
+import { CommentForm } from "./comment-form";
+
+const dateTimeFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short" });
+
+export const commentAnchorId = (commentId: string) => `comment-${commentId}`;
+
+export const commentAuthorName = (comment: Comment) =>
+  comment.author?.full_name || comment.author?.username || "Former member";
+
+/** One comment or reply: who, when, the text, and what the viewer may do with it. */
+export function CommentItem({
+  comment,
+  isReply,
+  mayEdit,
+  mayDelete,
+  editing,
+  liking,
+  onLike,
+  onReply,
+  onStartEdit,
+  onCancelEdit,
+  onSaveEdit,
+  onDelete,
+  children,
+}: {
+  comment: Comment;
+  isReply: boolean;
+  mayEdit: boolean;
+  mayDelete: boolean;
+  editing: boolean;
+  liking: boolean;
+  onLike: () => void;
+  /** Absent when replies are closed (a pending post, or a viewer who may not comment). */
+  onReply?: () => void;
+  onStartEdit: () => void;
+  onCancelEdit: () => void;
+  onSaveEdit: (content: string) => Promise<unknown>;
+  onDelete: () => void;
+  /** Replies and the reply box, under a top-level comment. */
+  children?: ReactNode;
+}) {
+  if (comment.deleted) {
+    return (
+      <article id={commentAnchorId(comment.id)} aria-label="Deleted comment" className="scroll-mt-24">
+        <div className="flex items-start gap-3">
+          <span
+            className={cn(
+              "flex shrink-0 items-center justify-center rounded-full bg-stone-100 text-stone-400 ring-1 ring-stone-200",
+              isReply ? "size-8" : "size-10",
+            )}
+            aria-hidden="true"
+          >
+            <Trash2 className="size-4" />
+          </span>
+          <p className="mt-1.5 rounded-2xl border border-dashed border-stone-300 px-4 py-2 text-sm text-stone-600 italic">
+            This comment was deleted
+          </p>
+        </div>
+        {children}
+      </article>
+    );
+  }
+
+  const name = commentAuthorName(comment);
+  const profileHref = comment.author ? `/u/${encodeURIComponent(comment.author.username)}` : null;
+  const nameId = `${commentAnchorId(comment.id)}-author`;
+  const hasMenu = mayEdit || mayDelete;
+
+  return (
+    <article id={commentAnchorId(comment.id)} aria-labelledby={nameId} className="scroll-mt-24">
+      <div className="flex items-start gap-3">
+        {profileHref ? (
+          <Link to={profileHref} tabIndex={-1} aria-hidden="true" className="shrink-0">
+            <Avatar src={comment.author?.avatar_url} name={name} size={isReply ? "sm" : "md"} />
+          </Link>
+        ) : (
+          <Avatar src={null} name={name} size={isReply ? "sm" : "md"} />
+        )}
+        <div className="min-w-0 flex-1">
+          {editing ? (
+            <CommentForm
+              label="Edit your comment"
+              placeholder="Write a comment..."
+              submitLabel="Save"
+              initial={comment.content}
+              autoFocus
+              onSubmit={onSaveEdit}
+              onCancel={onCancelEdit}
+              failureMessage="Failed to save your comment. Please try again."
+            />
+          ) : (
+            <>
+              <div className="rounded-2xl rounded-tl-md bg-stone-100/80 px-4 py-2.5">
+                <div className="flex items-start gap-2">
+                  <p className="min-w-0 flex-1 text-sm">
+                    <span id={nameId} className="font-semibold text-stone-900">
+                      {profileHref ? (
+                        <Link to={profileHref} className="hover:underline">
+                          {name}
+                        </Link>
+                      ) : (
+                        name
+                      )}
+                    </span>
+                    <span className="text-stone-600">
+                      <span aria-hidden="true"> · </span>
+                      <time dateTime={comment.created_at} title={dateTimeFormat.format(new Date(comment.created_at))}>
+                        {timeAgo(comment.created_at)}
+                      </time>
+                      {comment.is_edited && (
+                        <>
+                          <span aria-hidden="true"> · </span>
+                          <span>edited</span>
+                        </>
+                      )}
+                    </span>
+                  </p>
+                  {hasMenu && (
+                    <DropdownMenu modal={false}>
+                      <DropdownMenuTrigger
+                        className="-mt-1 -mr-2 flex size-7 shrink-0 cursor-pointer items-center justify-center rounded-full text-stone-500 transition-colors hover:bg-stone-200 hover:text-stone-800 data-[state=open]:bg-stone-200"
+                        aria-label={`Actions for ${name}'s comment`}
+                      >
+                        <MoreHorizontal className="size-4" aria-hidden="true" />
+                      </DropdownMenuTrigger>
+                      <DropdownMenuContent className="min-w-40">
+                        {mayEdit && (
+                          <DropdownMenuItem onSelect={onStartEdit}>
+                            <Pencil aria-hidden="true" />
+                            Edit
+                          </DropdownMenuItem>
+                        )}
+                        {mayDelete && (
+                          <DropdownMenuItem
+                            onSelect={onDelete}
+                            className="text-red-700 data-[highlighted]:bg-red-50 data-[highlighted]:text-red-800 [&_svg]:text-red-600"
+                          >
+                            <Trash2 aria-hidden="true" />
+                            Delete
+                          </DropdownMenuItem>
+                        )}
+                      </DropdownMenuContent>
+                    </DropdownMenu>
+                  )}
+                </div>
+                <p className="mt-0.5 leading-relaxed break-words whitespace-pre-line text-stone-800">
+                  {comment.content}
+                </p>
+              </div>
+              <div className="mt-1 flex items-center gap-1 pl-1 text-sm">
+                <button
+                  type="button"
+                  onClick={onLike}
+                  disabled={liking}
+                  aria-pressed={comment.liked}
+                  className={cn(
+                    "inline-flex h-8 cursor-pointer items-center gap-1.5 rounded-full px-2.5 font-semibold transition-colors disabled:cursor-wait",
+                    comment.liked
+                      ? "text-rose-700 hover:bg-rose-50"
+                      : "text-stone-600 hover:bg-stone-100 hover:text-stone-900",
+                  )}
+                >
+                  <Heart className={cn("size-4", comment.liked && "fill-current")} aria-hidden="true" />
+                  <span className="sr-only">{`Like ${name}'s comment`}</span>
+                  {comment.likes_count > 0 && (
+                    <span className="tabular-nums">
+                      <span className="sr-only">, </span>
+                      {comment.likes_count}
+                      <span className="sr-only"> {comment.likes_count === 1 ? "like" : "likes"}</span>
+                    </span>
+                  )}
+                </button>
+                {onReply && (
+                  <button
+                    type="button"
+                    onClick={onReply}
+                    className="inline-flex h-8 cursor-pointer items-center gap-1.5 rounded-full px-2.5 font-semibold text-stone-600 transition-colors hover:bg-stone-100 hover:text-stone-900"
+                  >
+                    <MessageSquareReply className="size-4" aria-hidden="true" />
+                    Reply
+                    <span className="sr-only"> to {name}</span>
+                  </button>
+                )}
+              </div>
+            </>
+          )}
+        </div>
+      </div>
+      {children}
+    </article>
+  );
+}

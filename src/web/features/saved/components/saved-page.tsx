@@ -1,0 +1,129 @@
+import { Bookmark, Compass, LogIn, RotateCw } from "lucide-react";
+import { type ReactNode, useEffect, useMemo, useRef } from "react";
+import { Link } from "react-router";
+import { Button, buttonClasses } from "../../../components/ui/button";
+import { FormMessage } from "../../../components/ui/form-message";
+import { openAuthDialog } from "../../../lib/auth-dialog-events";
+import { useMe } from "../../../lib/session";
+import { useSaved } from "../api/get-saved";
+import { SavedPostItem, SavedPostSkeleton } from "./saved-post-item";
+
+const SIGN_IN = { mode: "login", redirect: "/saved", message: "Sign in to see your saved posts." } as const;
+
+/** /saved — posts the signed-in user saved, newest saved first; signed out, the sign-in dialog leads back here. */
+export function SavedPage() {
+  const me = useMe();
+  const signedIn = Boolean(me.data?.user);
+  const signedOut = me.isSuccess && !signedIn;
+  const saved = useSaved(signedIn);
+  const posts = useMemo(() => saved.data?.pages.flatMap((page) => page.items) ?? [], [saved.data]);
+
+  const asked = useRef(false);
+  useEffect(() => {
+    if (!signedOut || asked.current) return;
+    asked.current = true;
+    openAuthDialog(SIGN_IN);
+  }, [signedOut]);
+
+  return (
+    <main id="main" className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
+      <title>Saved posts · Hearth</title>
+      <div className="flex items-center gap-3">
+        <span className="flex size-11 shrink-0 items-center justify-center rounded-2xl bg-brand-50 text-brand-700 ring-1 ring-brand-100">
+          <Bookmark className="size-5" aria-hidden="true" />
+        </span>
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight text-stone-900 sm:text-3xl">Saved posts</h1>
+          <p className="text-sm text-stone-600">Posts you saved to come back to, newest first.</p>
+        </div>
+      </div>
+
+      <div className="mt-6 sm:mt-8">
+        {me.isPending || (signedIn && saved.isPending) ? (
+          <div className="space-y-4" aria-busy="true">
+            <span className="sr-only" role="status">
+              Loading saved posts
+            </span>
+            <SavedPostSkeleton />
+            <SavedPostSkeleton />
+            <SavedPostSkeleton />
+          </div>
+        ) : signedOut ? (
+          <Panel
+            icon={<LogIn className="size-6" aria-hidden="true" />}
+            title="Sign in to see your saved posts"
+            body="Posts you save in your communities are kept here for you."
+          >
+            <Button onClick={() => openAuthDialog(SIGN_IN)}>
+              <LogIn className="size-4" aria-hidden="true" />
+              Log in
+            </Button>
+          </Panel>
+        ) : saved.isError ? (
+          <FormMessage tone="error">
+            <p>Failed to load your saved posts.</p>
+            <Button variant="secondary" size="sm" className="mt-2" onClick={() => void saved.refetch()}>
+              <RotateCw className="size-4" aria-hidden="true" />
+              Try again
+            </Button>
+          </FormMessage>
+        ) : posts.length === 0 ? (
+          <Panel
+            icon={<Bookmark className="size-6" aria-hidden="true" />}
+            title="No saved posts yet"
+            body="Tap the bookmark on any post to save it. Saved posts are private: only you see them here."
+          >
+            <Link to="/" className={buttonClasses({ variant: "secondary" })}>
+              <Compass className="size-4" aria-hidden="true" />
+              Browse communities
+            </Link>
+          </Panel>
+        ) : (
+          <>
+            <ul className="space-y-4" aria-label="Saved posts">
+              {posts.map((post) => (
+                <li key={post.id}>
+                  <SavedPostItem post={post} />
+                </li>
+              ))}
+            </ul>
+            {saved.hasNextPage && (
+              <div className="flex justify-center pt-6">
+                <Button
+                  variant="secondary"
+                  onClick={() => void saved.fetchNextPage()}
+                  loading={saved.isFetchingNextPage}
+                >
+                  Load more
+                </Button>
+              </div>
+            )}
+          </>
+        )}
+      </div>
+    </main>
+  );
+}
+
+function Panel({
+  icon,
+  title,
+  body,
+  children,
+}: {
+  icon: ReactNode;
+  title: string;
+  body: string;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="rounded-3xl border border-dashed border-stone-300 bg-white/70 px-6 py-14 text-center sm:px-10">
+      <span className="mx-auto flex size-14 items-center justify-center rounded-2xl bg-brand-50 text-brand-700 ring-1 ring-brand-100">
+        {icon}
+      </span>
+      <h2 className="mt-5 text-lg font-bold tracking-tight text-stone-900">{title}</h2>
+      <p className="mx-auto mt-2 max-w-sm text-sm leading-relaxed text-stone-600">{body}</p>
+      {children && <div className="mt-6 flex justify-center">{children}</div>}
+    </div>
+  );
+}
