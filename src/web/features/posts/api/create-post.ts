@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "../../../lib/api";
 import type { paths } from "../../../lib/api-types";
 import { communityQueryKeys } from "../../communities";
-import { invalidateFeeds } from "./get-feed";
+import { insertPost, invalidateFeeds } from "./post-keys";
 
 export type NewPost = NonNullable<
   paths["/api/communities/{communityId}/posts"]["post"]["requestBody"]
@@ -16,11 +16,12 @@ export function useCreatePost(communityId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: NewPost) => createPost(communityId, body),
-    onSuccess: () => {
+    onSuccess: (post) => {
+      insertPost(queryClient, post);
       void invalidateFeeds(queryClient);
       // post_count, the first-post onboarding task and (for a non-member) the new membership.
-      void queryClient.invalidateQueries({ queryKey: [...communityQueryKeys.all, "detail"] });
-      void queryClient.invalidateQueries({ queryKey: communityQueryKeys.part(communityId, "stats") });
+      void queryClient.invalidateQueries({ queryKey: communityQueryKeys.details() });
+      void queryClient.invalidateQueries({ queryKey: communityQueryKeys.stats(communityId) });
     },
   });
 }

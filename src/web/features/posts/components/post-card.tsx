@@ -1,9 +1,21 @@
-import { Heart, MessageCircle, Pin, ShieldCheck, Users } from "lucide-react";
-import { Link } from "react-router";
+import { Clock, Pin, ShieldCheck, Users } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link, useLocation } from "react-router";
 import { timeAgo } from "../../../../shared/format";
+import type { CommunityRole } from "../../../../shared/roles";
 import { Avatar } from "../../../components/ui/avatar";
+import { openAuthDialog } from "../../../lib/auth-dialog-events";
 import { cn } from "../../../lib/cn";
-import type { FeedPost } from "../api/get-feed";
+import { useMe } from "../../../lib/session";
+import { useViewerRole } from "../api/get-viewer-role";
+import type { FeedPost } from "../api/post-keys";
+import { LinkPreviewCard } from "./link-preview-card";
+import { PostActions } from "./post-actions";
+import { PostImages } from "./post-images";
+import { PostMenu } from "./post-menu";
+import { PostPoll } from "./post-poll";
+import { PostText } from "./post-text";
+import { PostVideo } from "./post-video";
 import type { ComposerCategory } from "./post-composer";
 
 const dateTimeFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short" });
@@ -11,29 +23,54 @@ const dateTimeFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long", tim
 /** The element id a notification link (`/community/{id}#post-{postId}`) points at. */
 export const postAnchorId = (postId: string) => `post-${postId}`;
 
-/** One post of the feed: author, time, category, and the text with its line breaks. */
+/**
+ * One post: author, time, category and markers; the text (links clickable, never HTML); its
+ * images, video, poll or link preview; like, comments, share and save; and the ⋯ menu for its
+ * author and the community's moderators.
+ */
 export function PostCard({
   post,
   category,
+  categories = category ? [category] : [],
+  viewerRole,
   linkedTo = false,
+  onDeleted,
 }: {
   post: FeedPost;
   category: ComposerCategory | undefined;
+  /** The community's categories, for the edit dialog. */
+  categories?: readonly ComposerCategory[];
+  /** The viewer's role in the post's community when the page knows it; else read from the cache. */
+  viewerRole?: CommunityRole | null;
   /** The post a `#post-{id}` link points at: focusable, and marked for assistive technology. */
   linkedTo?: boolean;
+  /** After the post was deleted from its menu (a page showing only this post moves on). */
+  onDeleted?: () => void;
 }) {
+  const me = useMe();
+  const role = useViewerRole(post.community_id, viewerRole);
+  const location = useLocation();
+  const viewerId = me.data?.user?.id ?? null;
+  const signedOut = me.isSuccess && !me.data.user;
   const author = post.author;
   const name = author?.full_name || author?.username || "Former member";
+  const anchor = postAnchorId(post.id);
+  const images = post.media_urls.filter((m) => m.type === "image");
+  const video = post.media_urls.find((m) => m.type === "video");
+  const askToSignIn = (message: string) =>
+    openAuthDialog({ mode: "login", redirect: `${location.pathname}${location.search}#${anchor}`, message });
+
   return (
     <article
-      id={postAnchorId(post.id)}
-      aria-labelledby={`${postAnchorId(post.id)}-author`}
+      id={anchor}
+      aria-labelledby={`${anchor}-author`}
       aria-current={linkedTo ? "location" : undefined}
       tabIndex={linkedTo ? -1 : undefined}
       data-linked={linkedTo || undefined}
       className={cn(
-        "scroll-mt-24 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-stone-200 focus:outline-none sm:p-6",
+        "scroll-mt-24 rounded-2xl bg-white px-4 pt-4 pb-2 shadow-sm ring-1 ring-stone-200 focus:outline-none sm:px-6 sm:pt-5",
         linkedTo && "ring-brand-300",
+        !post.is_approved && "ring-amber-300",
       )}
     >
       <header className="flex items-start gap-3">
@@ -45,73 +82,103 @@ export function PostCard({
           <Avatar src={null} name={name} />
         )}
         <div className="min-w-0 flex-1">
-          <p id={`${postAnchorId(post.id)}-author`} className="truncate font-semibold text-stone-900">
-            {author ? (
-              <Link to={`/u/${encodeURIComponent(author.username)}`} className="hover:underline">
-                {name}
-              </Link>
-            ) : (
-              name
+          <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
+            <span id={`${anchor}-author`} className="min-w-0 truncate font-semibold text-stone-900">
+              {author ? (
+                <Link to={`/u/${encodeURIComponent(author.username)}`} className="hover:underline">
+                  {name}
+                </Link>
+              ) : (
+                name
+              )}
+            </span>
+            {post.is_pinned && (
+              <Badge className="bg-brand-50 text-brand-800 ring-1 ring-brand-200">
+                <Pin className="size-3" aria-hidden="true" />
+                Pinned
+              </Badge>
+            )}
+            {!post.is_approved && (
+              <Badge className="bg-amber-50 text-amber-900 ring-1 ring-amber-300">
+                <Clock className="size-3" aria-hidden="true" />
+                Pending approval
+              </Badge>
             )}
           </p>
-          <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-stone-600">
+          <p className="mt-0.5 flex flex-wrap items-center gap-x-1.5 gap-y-1 text-sm text-stone-600">
             <time dateTime={post.created_at} title={dateTimeFormat.format(new Date(post.created_at))}>
               {timeAgo(post.created_at)}
             </time>
+            {post.is_edited && (
+              <>
+                <span aria-hidden="true">·</span>
+                <span>edited</span>
+              </>
+            )}
             {category && (
-              <span className="inline-flex items-center gap-2">
+              <>
                 <span aria-hidden="true">·</span>
                 <span className="inline-flex items-center gap-1 rounded-full bg-stone-100 px-2 py-0.5 text-xs font-medium text-stone-700">
                   {category.emoji && <span aria-hidden="true">{category.emoji}</span>}
                   {category.name}
                 </span>
-              </span>
+              </>
             )}
-            {post.is_edited && (
-              <span className="inline-flex items-center gap-2">
+            {post.visibility !== "public" && (
+              <>
                 <span aria-hidden="true">·</span>
-                <span>edited</span>
-              </span>
+                <span className="inline-flex items-center gap-1 text-xs font-medium text-stone-700">
+                  {post.visibility === "admins" ? (
+                    <ShieldCheck className="size-3.5" aria-hidden="true" />
+                  ) : (
+                    <Users className="size-3.5" aria-hidden="true" />
+                  )}
+                  {post.visibility === "admins" ? "Admins only" : "Members only"}
+                </span>
+              </>
             )}
           </p>
         </div>
-        <div className="flex shrink-0 flex-wrap justify-end gap-1.5">
-          {post.is_pinned && (
-            <span className="inline-flex items-center gap-1 rounded-full bg-brand-50 px-2 py-0.5 text-xs font-semibold text-brand-800 ring-1 ring-brand-200">
-              <Pin className="size-3" aria-hidden="true" />
-              Pinned
-            </span>
-          )}
-          {post.visibility !== "public" && (
-            <span className="inline-flex items-center gap-1 rounded-full bg-stone-100 px-2 py-0.5 text-xs font-semibold text-stone-700">
-              {post.visibility === "admins" ? (
-                <ShieldCheck className="size-3" aria-hidden="true" />
-              ) : (
-                <Users className="size-3" aria-hidden="true" />
-              )}
-              {post.visibility === "admins" ? "Admins only" : "Members only"}
-            </span>
-          )}
-        </div>
+        <PostMenu
+          post={post}
+          role={role}
+          viewerId={viewerId}
+          categories={categories}
+          authorName={name}
+          onDeleted={onDeleted}
+        />
       </header>
-      <div className="mt-4 leading-relaxed break-words whitespace-pre-line text-stone-800">{post.content}</div>
-      {(post.likes_count > 0 || post.comments_count > 0) && (
-        <footer className="mt-4 flex gap-4 text-sm text-stone-600">
-          {post.likes_count > 0 && (
-            <span className="inline-flex items-center gap-1.5">
-              <Heart className="size-4" aria-hidden="true" />
-              {post.likes_count} {post.likes_count === 1 ? "like" : "likes"}
-            </span>
-          )}
-          {post.comments_count > 0 && (
-            <span className="inline-flex items-center gap-1.5">
-              <MessageCircle className="size-4" aria-hidden="true" />
-              {post.comments_count} {post.comments_count === 1 ? "comment" : "comments"}
-            </span>
-          )}
-        </footer>
+
+      {post.content && <PostText text={post.content} id={`${anchor}-text`} className="mt-3" />}
+      {images.length > 0 && <PostImages images={images} authorName={name} />}
+      {video && <PostVideo url={video.url} className="mt-4" />}
+      {post.poll && (
+        <PostPoll
+          postId={post.id}
+          poll={post.poll}
+          voteIndex={post.user_vote_index}
+          approved={post.is_approved}
+          headingId={post.content ? `${anchor}-text` : undefined}
+          onNeedSignIn={signedOut ? () => askToSignIn("Sign in to vote in this poll.") : undefined}
+        />
       )}
+      {post.link_preview && <LinkPreviewCard preview={post.link_preview} />}
+
+      <PostActions post={post} onNeedSignIn={signedOut ? askToSignIn : undefined} />
     </article>
+  );
+}
+
+function Badge({ className, children }: { className: string; children: ReactNode }) {
+  return (
+    <span
+      className={cn(
+        "inline-flex shrink-0 items-center gap-1 rounded-full px-2 py-0.5 text-xs font-semibold",
+        className,
+      )}
+    >
+      {children}
+    </span>
   );
 }
 

@@ -1,10 +1,12 @@
 import { MessagesSquare, RotateCw } from "lucide-react";
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { useLocation } from "react-router";
+import type { CommunityRole } from "../../../../shared/roles";
 import { Button } from "../../../components/ui/button";
 import { FormMessage } from "../../../components/ui/form-message";
 import { cn } from "../../../lib/cn";
 import { useFeed } from "../api/get-feed";
+import { useViewerRole } from "../api/get-viewer-role";
 import { PostCard, PostCardSkeleton, postAnchorId } from "./post-card";
 import type { ComposerCategory } from "./post-composer";
 
@@ -17,13 +19,17 @@ export function PostFeed({
   communityId,
   categories,
   canPost,
+  viewerRole,
 }: {
   communityId: string;
   categories: readonly ComposerCategory[];
   canPost: boolean;
+  /** The viewer's role, for the post menu; read from the cached community when not given. */
+  viewerRole?: CommunityRole | null;
 }) {
   const [category, setCategory] = useState<string | null>(null);
   const feed = useFeed(communityId, category);
+  const role = useViewerRole(communityId, viewerRole);
   const posts = useMemo(() => feed.data?.pages.flatMap((page) => page.items) ?? [], [feed.data]);
   const byId = useMemo(() => new Map(categories.map((c) => [c.id, c])), [categories]);
   const linked = usePostDeepLink(posts.map((p) => p.id));
@@ -90,6 +96,8 @@ export function PostFeed({
                 <PostCard
                   post={post}
                   category={post.category_id ? byId.get(post.category_id) : undefined}
+                  categories={categories}
+                  viewerRole={role}
                   linkedTo={linked === post.id}
                 />
               </li>

@@ -1,0 +1,180 @@
+import * as DialogPrimitive from "@radix-ui/react-dialog";
+import { ChevronLeft, ChevronRight, X } from "lucide-react";
+import { type KeyboardEvent, useState } from "react";
+import { POST_LIMITS } from "../../../../shared/posts";
+import { overlayClasses } from "../../../components/ui/dialog";
+import { cn } from "../../../lib/cn";
+
+export type PostImage = { url: string; medium?: string; thumbnail?: string };
+
+/** Cell shapes per count shown (1–4): one wide, two squares, one tall and two, a 2×2 grid. */
+const layouts: Record<number, { grid: string; cells: string[] }> = {
+  1: { grid: "grid-cols-1", cells: ["aspect-[16/10]"] },
+  2: { grid: "grid-cols-2", cells: ["aspect-square", "aspect-square"] },
+  3: { grid: "grid-cols-2 grid-rows-2 aspect-[4/3]", cells: ["row-span-2", "", ""] },
+  4: { grid: "grid-cols-2 grid-rows-2 aspect-[4/3]", cells: ["", "", "", ""] },
+};
+
+/**
+ * A post's images: at most four in the grid, the fourth saying "+N" when there are more. Any image
+ * opens the viewer with all of them (arrow keys move, Escape closes).
+ */
+export function PostImages({ images, authorName }: { images: readonly PostImage[]; authorName: string }) {
+  const [open, setOpen] = useState<number | null>(null);
+  if (images.length === 0) return null;
+  const shown = images.slice(0, POST_LIMITS.gridMax);
+  const more = images.length - shown.length;
+  const layout = layouts[shown.length];
+  return (
+    <>
+      <div className={cn("mt-4 grid gap-1 overflow-hidden rounded-xl bg-stone-100", layout.grid)}>
+        {shown.map((image, i) => {
+          const last = i === shown.length - 1 && more > 0;
+          return (
+            <button
+              key={image.url}
+              type="button"
+              onClick={() => setOpen(i)}
+              aria-label={
+                last ? `View all ${images.length} images, ${more} more` : `View image ${i + 1} of ${images.length}`
+              }
+              className={cn(
+                "group relative min-h-0 cursor-zoom-in overflow-hidden bg-stone-200 focus-visible:outline-offset-[-3px]",
+                layout.cells[i],
+              )}
+            >
+              <img
+                src={image.medium ?? image.url}
+                alt=""
+                width={800}
+                height={800}
+                loading="lazy"
+                decoding="async"
+                className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.02]"
+              />
+              {last && (
+                <span
+                  className="absolute inset-0 flex items-center justify-center bg-stone-950/55 text-3xl font-bold text-white"
+                  aria-hidden="true"
+                >
+                  +{more}
+                </span>
+              )}
+            </button>
+          );
+        })}
+      </div>
+      <ImageViewer images={images} index={open} onIndexChange={setOpen} title={`Images from ${authorName}'s post`} />
+    </>
+  );
+}
+
+function ImageViewer({
+  images,
+  index,
+  onIndexChange,
+  title,
+}: {
+  images: readonly PostImage[];
+  index: number | null;
+  onIndexChange: (index: number | null) => void;
+  title: string;
+}) {
+  const count = images.length;
+  const current = index === null ? null : images[index];
+  const go = (step: number) => index !== null && onIndexChange((index + step + count) % count);
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (count < 2) return;
+    if (event.key === "ArrowRight") {
+      event.preventDefault();
+      go(1);
+    } else if (event.key === "ArrowLeft") {
+      event.preventDefault();
+      go(-1);
+    }
+  };
+  const navButton =
+    "flex size-11 cursor-pointer items-center justify-center rounded-full bg-white/10 text-white transition-colors hover:bg-white/20 focus-visible:outline-white";
+  return (
+    <DialogPrimitive.Root open={index !== null} onOpenChange={(o) => !o && onIndexChange(null)}>
+      <DialogPrimitive.Portal>
+        <DialogPrimitive.Overlay className={cn(overlayClasses, "bg-stone-950/90")} />
+        <DialogPrimitive.Content
+          aria-describedby={undefined}
+          onKeyDown={onKeyDown}
+          className="fixed inset-0 z-50 flex flex-col focus:outline-none data-[state=open]:animate-fade-in"
+        >
+          <div className="flex items-center justify-between gap-4 px-4 py-3 text-white sm:px-6">
+            <DialogPrimitive.Title className="truncate text-sm font-semibold">{title}</DialogPrimitive.Title>
+            <div className="flex items-center gap-3">
+              {count > 1 && index !== null && (
+                <p className="text-sm text-stone-300 tabular-nums" aria-live="polite">
+                  {index + 1} of {count}
+                </p>
+              )}
+              <DialogPrimitive.Close className={navButton} aria-label="Close">
+                <X className="size-5" aria-hidden="true" />
+              </DialogPrimitive.Close>
+            </div>
+          </div>
+          <div className="relative flex min-h-0 flex-1 items-center justify-center px-2 pb-4 sm:px-16">
+            {current && (
+              <img
+                key={current.url}
+                src={current.url}
+                alt={`Image ${index! + 1} of ${count}`}
+                className="max-h-full max-w-full rounded-lg object-contain shadow-2xl"
+              />
+            )}
+            {count > 1 && (
+              <>
+                <button
+                  type="button"
+                  onClick={() => go(-1)}
+                  aria-label="Previous image"
+                  className={cn(navButton, "absolute top-1/2 left-2 -translate-y-1/2 sm:left-4")}
+                >
+                  <ChevronLeft className="size-6" aria-hidden="true" />
+                </button>
+                <button
+                  type="button"
+                  onClick={() => go(1)}
+                  aria-label="Next image"
+                  className={cn(navButton, "absolute top-1/2 right-2 -translate-y-1/2 sm:right-4")}
+                >
+                  <ChevronRight className="size-6" aria-hidden="true" />
+                </button>
+              </>
+            )}
+          </div>
+          {count > 1 && (
+            <div className="flex justify-center gap-2 overflow-x-auto px-4 pb-4">
+              {images.map((image, i) => (
+                <button
+                  key={image.url}
+                  type="button"
+                  onClick={() => onIndexChange(i)}
+                  aria-label={`Show image ${i + 1}`}
+                  aria-current={i === index || undefined}
+                  className={cn(
+                    "size-14 shrink-0 cursor-pointer overflow-hidden rounded-md ring-2 transition-opacity focus-visible:outline-white",
+                    i === index ? "opacity-100 ring-white" : "opacity-60 ring-transparent hover:opacity-90",
+                  )}
+                >
+                  <img
+                    src={image.thumbnail ?? image.medium ?? image.url}
+                    alt=""
+                    width={200}
+                    height={200}
+                    loading="lazy"
+                    className="size-full object-cover"
+                  />
+                </button>
+              ))}
+            </div>
+          )}
+        </DialogPrimitive.Content>
+      </DialogPrimitive.Portal>
+    </DialogPrimitive.Root>
+  );
+}
