@@ -30,6 +30,7 @@ import { mediaRoutes } from "./features/media/media.routes";
 import { memberRoutes } from "./features/members/members.routes";
 import { postRoutes } from "./features/posts/posts.routes";
 import { profileRoutes } from "./features/profiles/profiles.routes";
+import { realtimeRoutes } from "./features/realtime/realtime.routes";
 import { createAuth } from "./lib/auth";
 import { AppError, codeForStatus, unauthorized } from "./lib/errors";
 import { JobWorker } from "./lib/jobs";
@@ -37,6 +38,7 @@ import { PgListener } from "./lib/pg-listener";
 import { createMailer } from "./lib/mail";
 import { PublicCache } from "./lib/public-cache";
 import { createRateLimiter } from "./lib/rate-limit";
+import { RealtimeHub } from "./lib/realtime";
 import { createViewerLookup } from "./lib/session";
 import { createStorage, type Storage } from "./lib/storage";
 
@@ -101,6 +103,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
     listener,
   });
   const publicCache = new PublicCache(listener);
+  const realtime = new RealtimeHub(database.pool, listener, app.log);
   await listener.start();
   const ctx: AppContext = {
     config,
@@ -114,6 +117,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
     listener,
     log: app.log,
     publicCache,
+    realtime,
     viewer,
     requireViewer: async (request) => {
       const v = await viewer(request);
@@ -216,6 +220,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   await app.register(commentRoutes, { ctx });
   await app.register(leaderboardRoutes, { ctx });
   await app.register(mediaRoutes, { ctx });
+  await app.register(realtimeRoutes, { ctx });
   await app.register(devRoutes, { ctx });
 
   app.get("/api/openapi.json", { schema: { hide: true } }, async () => app.swagger());

@@ -8,6 +8,7 @@ import type { Mailer } from "./lib/mail";
 import type { PgListener } from "./lib/pg-listener";
 import type { PublicCache } from "./lib/public-cache";
 import type { RateLimiter } from "./lib/rate-limit";
+import type { RealtimeHub } from "./lib/realtime";
 import type { ViewerLookup } from "./lib/session";
 import type { Storage } from "./lib/storage";
 
@@ -26,6 +27,8 @@ export type AppContext = {
   log: FastifyBaseLogger;
   /** Answers that are the same for every anonymous visitor, kept briefly. */
   publicCache: PublicCache;
+  /** The realtime bus: this process's subscribers of realtime_events (lib/realtime.ts). */
+  realtime: RealtimeHub;
   /** The signed-in user, or null. */
   viewer: ViewerLookup;
   /** The signed-in user, or a 401. */

@@ -1,0 +1,165 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { isRole, type CommunityRole } from "../../../shared/roles";
+import type { AppContext } from "../../context";
+import { requireCommunity } from "../../lib/community-access";
+import { AppError } from "../../lib/errors";
+import {
+  communityChannel,
+  mayViewPostVisibility,
+  parseEventId,
+  parsePostEvent,
+  SseStream,
+  type RealtimeMessage,
+} from "../../lib/realtime";
+import { errorResponses } from "../../lib/schemas";
+
+/** Anonymous viewers open streams from one address at most this often (all processes). */
+const ANONYMOUS_JOIN_RULE = { limit: 120, windowSeconds: 60 };
+
+type Access = { role: CommunityRole | null } | null;
+
+export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const settings = ctx.realtime.settings;
+  const openStreams = new Map<string, number>();
+  const streams = new Set<SseStream>();
+  // A stream never ends by itself: close them all before the server waits for open requests.
+  app.addHook("preClose", async () => {
+    for (const stream of [...streams]) stream.close();
+  });
+
+  // New streams per process: a token bucket refilled at joinsPerSecond, holding two seconds' worth.
+  let tokens = settings.joinsPerSecond * 2;
+  let refilledAt = Date.now();
+  const takeJoin = () => {
+    const now = Date.now();
+    tokens = Math.min(settings.joinsPerSecond * 2, tokens + ((now - refilledAt) / 1000) * settings.joinsPerSecond);
+    refilledAt = now;
+    if (tokens < 1) return false;
+    tokens -= 1;
+    return true;
+  };
+
+  // What a viewer may see in a community, shared by the streams of one session for accessTtlMs.
+  const accessCache = new Map<string, { at: number; access: Promise<Access> }>();
+  const readAccess = (communityId: string, userId: string | null, sessionId: string | null) => {
+    const key = `${communityId}|${userId ?? ""}|${sessionId ?? ""}`;
+    const hit = accessCache.get(key);
+    if (hit && Date.now() - hit.at < settings.accessTtlMs) return hit.access;
+    if (accessCache.size > 10_000) accessCache.clear();
+    const access = ctx.pool
+      .query<{ visibility: string; role: string | null; session_ok: boolean }>(
+        `SELECT c.visibility,
+                (SELECT m.role FROM community_members m WHERE m.community_id = c.id AND m.user_id = $2) AS role,
+                ($3::text IS NULL OR EXISTS (SELECT 1 FROM session s WHERE s.id = $3 AND s.expires_at > now())) AS session_ok
+           FROM communities c WHERE c.id = $1`,
+        [communityId, userId, sessionId],
+      )
+      .then(({ rows }): Access => {
+        const row = rows[0];
+        // Gone, signed out, or private to someone who is no longer a member: the stream ends.
+        if (!row || !row.session_ok) return null;
+        const role = isRole(row.role) ? row.role : null;
+        if (row.visibility === "private" && !role) return null;
+        return { role };
+      });
+    // A failed read is not cached.
+    access.catch(() => accessCache.delete(key));
+    accessCache.set(key, { at: Date.now(), access });
+    return access;
+  };
+
+  app.get(
+    "/api/realtime/communities/:communityId",
+    {
+      schema: {
+        tags: ["realtime"],
+        summary:
+          "Live changes to the community's posts (Server-Sent Events: ready, post_created, post_updated, post_deleted, resync; data is { type, post_id })",
+        description:
+          "A text/event-stream. Only posts the viewer may see are announced; refetch them through the API. " +
+          "Resume with the Last-Event-ID header (or ?lastEventId=). On `resync`, refetch the feed.",
+        params: z.object({ communityId: z.string().min(1).max(120) }),
+        querystring: z.object({ lastEventId: z.string().max(20).optional() }),
+        response: { ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      if (!takeJoin()) {
+        throw new AppError("RATE_LIMITED", "Too many live connections are opening. Please try again shortly.", {
+          retryAfter: 1 + Math.floor(Math.random() * 5),
+        });
+      }
+      const viewer = await ctx.viewer(request);
+      if (!viewer) await ctx.rateLimiter.hit(`realtime-join:${request.ip}`, ANONYMOUS_JOIN_RULE);
+      const { community, role } = await requireCommunity({
+        db: ctx.db,
+        idOrSlug: request.params.communityId,
+        userId: viewer?.id,
+      });
+      const capKey = viewer ? `u:${viewer.id}` : `ip:${request.ip}`;
+      const cap = viewer ? settings.maxStreamsPerUser : settings.maxStreamsPerAddress;
+      const open = openStreams.get(capKey) ?? 0;
+      if (open >= cap) {
+        throw new AppError("RATE_LIMITED", "Too many live connections are open. Close some tabs and try again.", {
+          retryAfter: 5,
+        });
+      }
+      const lastEventId = parseEventId(request.headers["last-event-id"] ?? request.query.lastEventId);
+
+      openStreams.set(capKey, open + 1);
+      const stream = new SseStream(reply, { maxPerSecond: settings.maxPerSecond, heartbeatMs: settings.heartbeatMs });
+      streams.add(stream);
+
+      let access: Access = { role };
+      const check = async () => {
+        if (!access) return;
+        try {
+          access = await readAccess(community.id, viewer?.id ?? null, viewer?.sessionId ?? null);
+        } catch (err) {
+          // Without an answer nothing more is sent; the client reconnects and is checked afresh.
+          request.log.warn({ err }, "realtime access check failed");
+          access = null;
+        }
+        if (!access) stream.close();
+      };
+
+      // Messages are handled one after another, so a pending access check keeps their order.
+      let chain: Promise<void> = Promise.resolve();
+      let waiting = 0;
+      const handle = async (message: RealtimeMessage) => {
+        if (message.kind === "resync") return stream.resync(message.id);
+        if (message.kind === "ready") return stream.send({ id: message.id, event: "ready", data: { type: "ready" } });
+        const event = parsePostEvent(message.payload);
+        if (!event) return;
+        await check();
+        if (!access || stream.closed) return;
+        if (!mayViewPostVisibility(access.role, event.visibility)) return;
+        stream.send({ id: message.id, event: event.type, data: { type: event.type, post_id: event.post_id } });
+      };
+      const enqueue = (job: () => Promise<void> | void) => {
+        if (++waiting > 1000) return stream.close();
+        chain = chain
+          .then(job)
+          .catch((err) => request.log.error({ err }, "realtime delivery failed"))
+          .finally(() => waiting--);
+      };
+
+      const subscription = ctx.realtime.subscribe(communityChannel(community.id), lastEventId, (message) =>
+        enqueue(() => handle(message)),
+      );
+      const recheck = setInterval(() => enqueue(check), settings.accessRecheckMs);
+      recheck.unref();
+
+      stream.onClose(() => {
+        clearInterval(recheck);
+        subscription.close();
+        streams.delete(stream);
+        const n = (openStreams.get(capKey) ?? 1) - 1;
+        if (n <= 0) openStreams.delete(capKey);
+        else openStreams.set(capKey, n);
+      });
+      return reply;
+    },
+  );
+};
