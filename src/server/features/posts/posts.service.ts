@@ -23,6 +23,7 @@ import { addMember, completeOnboardingTask, requireCommunity, requirePermission 
 import { AppError } from "../../lib/errors";
 import { renderVariants } from "../../lib/images";
 import { requirePost, visibleTo } from "../../lib/post-access";
+import { publishPostEvent } from "../../lib/realtime";
 
 type Visibility = "public" | "members" | "admins";
 const MAX_PINNED = 5;
@@ -278,7 +279,15 @@ export async function createPost({
         linkPreview: preview ?? null,
       })
       .returning({ id: posts.id });
-    if (approved) await bumpPostCount(tx, community.id, 1);
+    if (approved) {
+      await bumpPostCount(tx, community.id, 1);
+      await publishPostEvent(tx, {
+        communityId: community.id,
+        postId: row.id,
+        type: "post_created",
+        visibility: input.visibility ?? "public",
+      });
+    }
     if (role === "owner") {
       await completeOnboardingTask(
         tx,
@@ -290,6 +299,23 @@ export async function createPost({
     return postDto(tx, row.id, viewer.id);
   });
 }
+
+/**
+ * Tells the community's live feeds that a post changed (ids only; clients refetch through the API).
+ * Likes, votes and comments are not announced: counters refresh with the next fetch, which keeps a
+ * busy post from flooding every open feed.
+ */
+const announce = (
+  tx: Queryable,
+  access: Awaited<ReturnType<typeof requirePost>>,
+  type: "post_created" | "post_updated" | "post_deleted",
+) =>
+  publishPostEvent(tx, {
+    communityId: access.community.id,
+    postId: access.post.id,
+    type,
+    visibility: access.post.visibility,
+  });
 
 const bumpPostCount = (db: Queryable, communityId: string, by: number) =>
   db
@@ -331,7 +357,10 @@ export async function updatePost({
     }
     set.categoryId = input.category_id;
   }
-  await ctx.db.update(posts).set(set).where(eq(posts.id, postId));
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(posts).set(set).where(eq(posts.id, postId));
+    if (access.post.is_approved) await announce(tx, access, "post_updated");
+  });
   return postDto(ctx.db, postId, viewer.id);
 }
 
@@ -346,7 +375,10 @@ export async function deletePost({ ctx, viewer, postId }: { ctx: AppContext; vie
       .set({ deletedAt: new Date(), isPinned: false })
       .where(and(eq(posts.id, postId), sql`${posts.deletedAt} IS NULL`))
       .returning({ approved: posts.isApproved });
-    if (gone[0]?.approved) await bumpPostCount(tx, access.community.id, -1);
+    if (gone[0]?.approved) {
+      await bumpPostCount(tx, access.community.id, -1);
+      await announce(tx, access, "post_deleted");
+    }
   });
 }
 
@@ -464,6 +496,7 @@ export async function pinPost({
       if (n >= MAX_PINNED) throw new AppError("CONFLICT", `At most ${MAX_PINNED} posts can be pinned`);
     }
     await tx.update(posts).set({ isPinned: pinned }).where(eq(posts.id, postId));
+    await announce(tx, access, "post_updated");
   });
   return postDto(ctx.db, postId, viewer.id);
 }
@@ -502,6 +535,8 @@ export async function reviewPost({
         .returning({ id: posts.id });
       if (done.length === 0) return;
       await bumpPostCount(tx, access.community.id, 1);
+      // Until now only its author and moderators could see it: for everyone else it is new.
+      await announce(tx, access, "post_created");
       await tx.insert(notifications).values({
         userId: access.post.author_id,
         communityId: access.community.id,

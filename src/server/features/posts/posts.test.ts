@@ -324,6 +324,33 @@ describe("moderation", () => {
   });
 });
 
+describe("live updates", () => {
+  it("announce created, changed and removed posts on the community's channel, pending ones only once approved", async () => {
+    const owner = await signedInUser(t);
+    const member = await signedInUser(t);
+    const c = await community(owner, { moderation: true });
+    await join(c, member);
+    const events = async () =>
+      (
+        await t.database.pool.query(`SELECT payload FROM realtime_events WHERE channel = $1 ORDER BY id`, [
+          `community:${c.id}`,
+        ])
+      ).rows.map((r) => `${r.payload.type}:${r.payload.post_id}`);
+    const p = (await post(c, owner, { content: "Live" })).body;
+    const pending = (await post(c, member, { content: "Waiting" })).body;
+    expect(await events()).toEqual([`post_created:${p.id}`]);
+    await http.post(`/api/posts/${p.id}/pin`, { pinned: true }, { cookie: owner.cookie });
+    await http.post(`/api/posts/${pending.id}/review`, { approve: true }, { cookie: owner.cookie });
+    await http.delete(`/api/posts/${p.id}`, { cookie: owner.cookie });
+    expect(await events()).toEqual([
+      `post_created:${p.id}`,
+      `post_updated:${p.id}`,
+      `post_created:${pending.id}`,
+      `post_deleted:${p.id}`,
+    ]);
+  });
+});
+
 describe("comments", () => {
   it("take comments and one level of replies, keep comments_count exact, and let moderators delete any", async () => {
     const owner = await signedInUser(t);
