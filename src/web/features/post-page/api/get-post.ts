@@ -1,9 +1,9 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, ApiError, unwrap } from "../../../lib/api";
-import type { paths } from "../../../lib/api-types";
+import type { PostView } from "../../posts";
 import { postPageKeys } from "./keys";
 
-export type SinglePost = paths["/api/posts/{postId}"]["get"]["responses"][200]["content"]["application/json"];
+export type SinglePost = PostView;
 
 export const fetchPost = (postId: string) => unwrap(api.GET("/api/posts/{postId}", { params: { path: { postId } } }));
 

@@ -1,4 +1,4 @@
-import { type FormEvent, type KeyboardEvent, useId, useState } from "react";
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { MSG } from "../../../../shared/messages";
 import { POST_LIMITS } from "../../../../shared/posts";
 import { Avatar } from "../../../components/ui/avatar";
@@ -43,6 +43,14 @@ export function CommentForm({
   const [content, setContent] = useState(initial);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  // Focus with the caret after any prefilled text (a reply's @mention, the comment being edited).
+  useEffect(() => {
+    const element = textarea.current;
+    if (!autoFocus || !element) return;
+    element.focus();
+    element.setSelectionRange(element.value.length, element.value.length);
+  }, [autoFocus]);
   const blank = content.trim() === "";
   const unchanged = initial !== "" && content.trim() === initial.trim();
   const nearLimit = content.length > POST_LIMITS.commentMax - 200;
@@ -93,11 +101,14 @@ export function CommentForm({
           onKeyDown={onKeyDown}
           placeholder={placeholder}
           maxLength={POST_LIMITS.commentMax}
-          autoFocus={autoFocus}
+          ref={textarea}
           rows={2}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-error` : undefined}
-          className={cn(inputClasses, "field-sizing-content max-h-72 min-h-16 resize-none py-2 leading-relaxed")}
+          className={cn(
+            inputClasses,
+            "field-sizing-content max-h-72 min-h-16 resize-none py-2 leading-relaxed max-sm:text-base",
+          )}
         />
         <div className="mt-2 flex flex-wrap items-center justify-end gap-2">
           <div className="mr-auto min-w-0 text-sm" aria-live="polite">

@@ -15,6 +15,9 @@ import { CommentForm } from "./comment-form";
 
 const dateTimeFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short" });
 
+/** Top-level avatars shrink on phones so the text keeps its width. */
+const avatarFit = "max-sm:size-8 max-sm:text-xs";
+
 export const commentAnchorId = (commentId: string) => `comment-${commentId}`;
 
 export const commentAuthorName = (comment: Comment) =>
@@ -59,7 +62,7 @@ export function CommentItem({
           <span
             className={cn(
               "flex shrink-0 items-center justify-center rounded-full bg-stone-100 text-stone-400 ring-1 ring-stone-200",
-              isReply ? "size-8" : "size-10",
+              isReply ? "size-8" : "size-8 sm:size-10",
             )}
             aria-hidden="true"
           >
@@ -84,10 +87,10 @@ export function CommentItem({
       <div className="flex items-start gap-3">
         {profileHref ? (
           <Link to={profileHref} tabIndex={-1} aria-hidden="true" className="shrink-0">
-            <Avatar src={comment.author?.avatar_url} name={name} size={isReply ? "sm" : "md"} />
+            <Avatar src={comment.author?.avatar_url} name={name} size={isReply ? "sm" : "md"} className={avatarFit} />
           </Link>
         ) : (
-          <Avatar src={null} name={name} size={isReply ? "sm" : "md"} />
+          <Avatar src={null} name={name} size={isReply ? "sm" : "md"} className={avatarFit} />
         )}
         <div className="min-w-0 flex-1">
           {editing ? (
@@ -103,7 +106,7 @@ export function CommentItem({
             />
           ) : (
             <>
-              <div className="rounded-2xl rounded-tl-md bg-stone-100/80 px-4 py-2.5">
+              <div className="rounded-2xl rounded-tl-md bg-stone-100/80 px-3.5 py-2.5 sm:px-4">
                 <div className="flex items-start gap-2">
                   <p className="min-w-0 flex-1 text-sm">
                     <span id={nameId} className="font-semibold text-stone-900">
@@ -174,12 +177,14 @@ export function CommentItem({
                   )}
                 >
                   <Heart className={cn("size-4", comment.liked && "fill-current")} aria-hidden="true" />
-                  <span className="sr-only">{`Like ${name}'s comment`}</span>
+                  <span className="sr-only">
+                    {`Like ${name}'s comment`}
+                    {comment.likes_count > 0 &&
+                      `, ${comment.likes_count} ${comment.likes_count === 1 ? "like" : "likes"}`}
+                  </span>
                   {comment.likes_count > 0 && (
-                    <span className="tabular-nums">
-                      <span className="sr-only">, </span>
+                    <span className="tabular-nums" aria-hidden="true">
                       {comment.likes_count}
-                      <span className="sr-only"> {comment.likes_count === 1 ? "like" : "likes"}</span>
                     </span>
                   )}
                 </button>

@@ -174,8 +174,9 @@ export function CommentsSection({
 
   return (
     <section
+      id="comments"
       aria-labelledby="comments-heading"
-      className="mt-6 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-stone-200 sm:p-6"
+      className="mt-6 scroll-mt-24 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-stone-200 sm:p-6"
     >
       <h2 id="comments-heading" className="flex items-center gap-2 text-lg font-bold tracking-tight text-stone-900">
         Comments
@@ -280,7 +281,7 @@ function Replies({
 }) {
   if (replies.length === 0 && !replyBox) return null;
   return (
-    <div className="mt-3 ml-5 space-y-4 border-l-2 border-stone-100 pl-4 sm:ml-[3.25rem] sm:pl-4">
+    <div className="mt-3 ml-4 space-y-4 border-l-2 border-stone-100 pl-3 sm:ml-[3.25rem] sm:pl-4">
       {replies.length > 0 && (
         <ul className="space-y-4" aria-label="Replies">
           {replies.map((reply) => (

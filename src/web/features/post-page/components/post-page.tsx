@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { ChevronLeft, LogIn } from "lucide-react";
-import { Link } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { MSG } from "../../../../shared/messages";
 import { ErrorFallback } from "../../../components/error-fallback";
 import { NotFoundView } from "../../../components/not-found-view";
@@ -9,8 +9,7 @@ import { ApiError } from "../../../lib/api";
 import { openAuthDialog } from "../../../lib/auth-dialog-events";
 import { useMe } from "../../../lib/session";
 import { CommunityIcon, communityQueryOptions } from "../../communities";
-// TODO(post-page): import from the posts feature index once it exports PostCard.
-import { PostCard } from "../../posts/components/post-card";
+import { PostCard } from "../../posts";
 import { type SinglePost, usePost } from "../api/get-post";
 import { CommentsSection } from "./comments-section";
 
@@ -25,12 +24,13 @@ function pageTitle({ post, community }: SinglePost): string {
 /** /post/:postId — the share link target: the post, a way back to its community, and its comments. */
 export function PostPage({ postId }: { postId: string }) {
   const query = usePost(postId);
+  // Signing in or out drops every cached answer; reading the session here re-renders the page so
+  // the post (and the viewer's role in it) is fetched again for the new viewer.
+  useMe();
+  const navigate = useNavigate();
   const data = query.data;
-  // Category names come with the community; it is usually cached already from its page.
-  const community = useQuery({
-    ...communityQueryOptions(data?.community.slug ?? ""),
-    enabled: Boolean(data?.post.category_id),
-  });
+  // Category names (and the edit dialog's choices) come with the community, usually cached from its page.
+  const community = useQuery({ ...communityQueryOptions(data?.community.slug ?? ""), enabled: Boolean(data) });
 
   if (query.isPending) return <PostPageSkeleton />;
   if (query.isError) {
@@ -65,7 +65,14 @@ export function PostPage({ postId }: { postId: string }) {
         </Link>
       </nav>
       <h1 className="sr-only">{`Post by ${authorName} in ${c.name}`}</h1>
-      <PostCard post={post} category={category} />
+      <PostCard
+        post={post}
+        category={category}
+        categories={community.data?.post_categories}
+        viewerRole={viewer_role}
+        // Deleted from its menu: nothing is left here, so back to the community.
+        onDeleted={() => navigate(`/community/${encodeURIComponent(c.slug)}`, { replace: true })}
+      />
       <CommentsSection
         postId={post.id}
         approved={post.is_approved}

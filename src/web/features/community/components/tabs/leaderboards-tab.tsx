@@ -127,7 +127,7 @@ function Row({ entry, isViewer }: { entry: LeaderboardEntry; isViewer: boolean }
   return (
     <div
       className={cn(
-        "flex items-center gap-3 px-3 py-3 sm:gap-4 sm:px-4",
+        "flex items-center gap-2.5 px-3 py-3 sm:gap-4 sm:px-4",
         isViewer && "bg-brand-50 shadow-[inset_3px_0_0_var(--color-brand-600)]",
       )}
       aria-current={isViewer ? "true" : undefined}
@@ -141,7 +141,7 @@ function Row({ entry, isViewer }: { entry: LeaderboardEntry; isViewer: boolean }
         <span className="sr-only">Rank </span>
         {entry.rank}
       </span>
-      <Avatar src={entry.avatar_url} name={name} />
+      <Avatar src={entry.avatar_url} name={name} className="max-sm:size-8 max-sm:text-xs" />
       <div className="min-w-0 flex-1">
         <p className="flex items-center gap-2">
           {entry.username ? (
@@ -161,7 +161,7 @@ function Row({ entry, isViewer }: { entry: LeaderboardEntry; isViewer: boolean }
         {entry.username && <p className="truncate text-sm text-stone-600">@{entry.username}</p>}
       </div>
       <p className="inline-flex shrink-0 items-center gap-1.5 text-sm font-semibold text-stone-800 tabular-nums">
-        <Heart className="size-4 fill-rose-500 text-rose-500" aria-hidden="true" />
+        <Heart className="size-4 fill-rose-500 text-rose-500 max-sm:hidden" aria-hidden="true" />
         {likesText(entry.points)}
       </p>
     </div>
