@@ -107,10 +107,17 @@ function Count({ n }: { n: number }) {
   return n > 0 ? <span className="tabular-nums">{n}</span> : null;
 }
 
-const actionClasses = (className?: string) =>
+const tones = {
+  plain: "text-stone-600 hover:bg-stone-100 hover:text-stone-900",
+  like: "text-rose-700 hover:bg-rose-50 hover:text-rose-800",
+  save: "text-brand-800 hover:bg-brand-50 hover:text-brand-900",
+};
+
+const actionClasses = (tone: keyof typeof tones = "plain", className?: string) =>
   cn(
-    "inline-flex h-9 min-w-9 cursor-pointer items-center justify-center gap-1.5 rounded-lg px-2.5 text-sm font-semibold text-stone-600 transition-colors",
-    "hover:bg-stone-100 hover:text-stone-900 disabled:cursor-not-allowed disabled:opacity-50 disabled:hover:bg-transparent",
+    "inline-flex h-9 min-w-9 cursor-pointer items-center justify-center gap-1.5 rounded-lg px-2.5 text-sm font-semibold transition-colors",
+    "disabled:cursor-not-allowed disabled:opacity-50 disabled:hover:bg-transparent",
+    tones[tone],
     className,
   );
 
@@ -135,11 +142,7 @@ function ActionButton({
       onClick={onClick}
       aria-pressed={pressed}
       disabled={disabled}
-      className={cn(
-        actionClasses(className),
-        pressed && tone === "like" && "text-rose-700 hover:bg-rose-50 hover:text-rose-800",
-        pressed && tone === "save" && "text-brand-800 hover:bg-brand-50 hover:text-brand-900",
-      )}
+      className={actionClasses(pressed && tone ? tone : "plain", className)}
     >
       {children}
     </button>

@@ -7,7 +7,7 @@ import { Avatar } from "../../../components/ui/avatar";
 import { openAuthDialog } from "../../../lib/auth-dialog-events";
 import { cn } from "../../../lib/cn";
 import { useMe } from "../../../lib/session";
-import { useViewerRole } from "../api/get-viewer-role";
+import { usePostContext } from "../api/get-post-context";
 import type { FeedPost } from "../api/post-keys";
 import { LinkPreviewCard } from "./link-preview-card";
 import { PostActions } from "./post-actions";
@@ -31,14 +31,14 @@ export const postAnchorId = (postId: string) => `post-${postId}`;
 export function PostCard({
   post,
   category,
-  categories = category ? [category] : [],
+  categories: knownCategories,
   viewerRole,
   linkedTo = false,
   onDeleted,
 }: {
   post: FeedPost;
   category: ComposerCategory | undefined;
-  /** The community's categories, for the edit dialog. */
+  /** The community's categories, for the edit dialog; read from the cache when not given. */
   categories?: readonly ComposerCategory[];
   /** The viewer's role in the post's community when the page knows it; else read from the cache. */
   viewerRole?: CommunityRole | null;
@@ -48,7 +48,10 @@ export function PostCard({
   onDeleted?: () => void;
 }) {
   const me = useMe();
-  const role = useViewerRole(post.community_id, viewerRole);
+  const { role, categories } = usePostContext(post.community_id, {
+    role: viewerRole,
+    categories: knownCategories,
+  });
   const location = useLocation();
   const viewerId = me.data?.user?.id ?? null;
   const signedOut = me.isSuccess && !me.data.user;
@@ -68,9 +71,8 @@ export function PostCard({
       tabIndex={linkedTo ? -1 : undefined}
       data-linked={linkedTo || undefined}
       className={cn(
-        "scroll-mt-24 rounded-2xl bg-white px-4 pt-4 pb-2 shadow-sm ring-1 ring-stone-200 focus:outline-none sm:px-6 sm:pt-5",
-        linkedTo && "ring-brand-300",
-        !post.is_approved && "ring-amber-300",
+        "scroll-mt-24 rounded-2xl bg-white px-4 pt-4 pb-2 shadow-sm ring-1 focus:outline-none sm:px-6 sm:pt-5",
+        linkedTo ? "ring-brand-300" : post.is_approved ? "ring-stone-200" : "ring-amber-300",
       )}
     >
       <header className="flex items-start gap-3">

@@ -6,7 +6,7 @@ import { Button } from "../../../components/ui/button";
 import { FormMessage } from "../../../components/ui/form-message";
 import { cn } from "../../../lib/cn";
 import { useFeed } from "../api/get-feed";
-import { useViewerRole } from "../api/get-viewer-role";
+import { usePostContext } from "../api/get-post-context";
 import { PostCard, PostCardSkeleton, postAnchorId } from "./post-card";
 import type { ComposerCategory } from "./post-composer";
 
@@ -29,7 +29,7 @@ export function PostFeed({
 }) {
   const [category, setCategory] = useState<string | null>(null);
   const feed = useFeed(communityId, category);
-  const role = useViewerRole(communityId, viewerRole);
+  const { role } = usePostContext(communityId, { role: viewerRole, categories });
   const posts = useMemo(() => feed.data?.pages.flatMap((page) => page.items) ?? [], [feed.data]);
   const byId = useMemo(() => new Map(categories.map((c) => [c.id, c])), [categories]);
   const linked = usePostDeepLink(posts.map((p) => p.id));

@@ -2,7 +2,6 @@ import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { ChevronLeft, ChevronRight, X } from "lucide-react";
 import { type KeyboardEvent, useState } from "react";
 import { POST_LIMITS } from "../../../../shared/posts";
-import { overlayClasses } from "../../../components/ui/dialog";
 import { cn } from "../../../lib/cn";
 
 export type PostImage = { url: string; medium?: string; thumbnail?: string };
@@ -11,8 +10,8 @@ export type PostImage = { url: string; medium?: string; thumbnail?: string };
 const layouts: Record<number, { grid: string; cells: string[] }> = {
   1: { grid: "grid-cols-1", cells: ["aspect-[16/10]"] },
   2: { grid: "grid-cols-2", cells: ["aspect-square", "aspect-square"] },
-  3: { grid: "grid-cols-2 grid-rows-2 aspect-[4/3]", cells: ["row-span-2", "", ""] },
-  4: { grid: "grid-cols-2 grid-rows-2 aspect-[4/3]", cells: ["", "", "", ""] },
+  3: { grid: "grid-cols-2 grid-rows-2 aspect-[3/2]", cells: ["row-span-2", "", ""] },
+  4: { grid: "grid-cols-2 grid-rows-2 aspect-[3/2]", cells: ["", "", "", ""] },
 };
 
 /**
@@ -98,7 +97,7 @@ function ImageViewer({
   return (
     <DialogPrimitive.Root open={index !== null} onOpenChange={(o) => !o && onIndexChange(null)}>
       <DialogPrimitive.Portal>
-        <DialogPrimitive.Overlay className={cn(overlayClasses, "bg-stone-950/90")} />
+        <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-stone-950/90 data-[state=open]:animate-fade-in" />
         <DialogPrimitive.Content
           aria-describedby={undefined}
           onKeyDown={onKeyDown}
@@ -108,7 +107,7 @@ function ImageViewer({
             <DialogPrimitive.Title className="truncate text-sm font-semibold">{title}</DialogPrimitive.Title>
             <div className="flex items-center gap-3">
               {count > 1 && index !== null && (
-                <p className="text-sm text-stone-300 tabular-nums" aria-live="polite">
+                <p className="text-sm whitespace-nowrap text-stone-300 tabular-nums" aria-live="polite">
                   {index + 1} of {count}
                 </p>
               )}

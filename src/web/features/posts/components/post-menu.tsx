@@ -99,7 +99,7 @@ export function PostMenu({
         >
           <Ellipsis className="size-5" aria-hidden="true" />
         </DropdownMenuTrigger>
-        <DropdownMenuContent className="min-w-48">
+        <DropdownMenuContent>
           {allowed.edit && (
             <DropdownMenuItem onSelect={() => setOpen("edit")}>
               <Pencil aria-hidden="true" />
@@ -123,7 +123,7 @@ export function PostMenu({
               {(allowed.edit || allowed.pin || allowed.warn) && <DropdownMenuSeparator />}
               <DropdownMenuItem
                 onSelect={() => setOpen("delete")}
-                className="text-red-700 data-[highlighted]:bg-red-50 data-[highlighted]:text-red-800 [&_svg]:text-red-600"
+                className="text-red-700! data-[highlighted]:bg-red-50! data-[highlighted]:text-red-800! [&_svg]:text-red-600!"
               >
                 <Trash2 aria-hidden="true" />
                 Delete Post

@@ -120,8 +120,10 @@ export function PostPoll({
                   <span
                     aria-hidden="true"
                     className={cn(
-                      "size-4 shrink-0 rounded-full ring-2 ring-stone-400 transition-colors group-hover:ring-brand-600",
-                      vote.isPending && vote.variables === i && "bg-brand-600 ring-brand-600",
+                      "size-4 shrink-0 rounded-full ring-2 transition-colors",
+                      vote.isPending && vote.variables === i
+                        ? "bg-brand-600 ring-brand-600"
+                        : "ring-stone-400 group-hover:ring-brand-600",
                     )}
                   />
                   <span className="[overflow-wrap:anywhere]">{option.text}</span>
@@ -144,7 +146,12 @@ export function PostPoll({
           <Clock className="size-3.5" aria-hidden="true" />
           {status}
         </span>
-        {!showResults && approved && <span>· Results show after you vote</span>}
+        {!showResults && approved && (
+          <>
+            <span aria-hidden="true">·</span>
+            <span>Results show after you vote</span>
+          </>
+        )}
       </p>
     </div>
   );
