@@ -18,12 +18,14 @@ export function SavedPage() {
   const saved = useSaved(signedIn);
   const posts = useMemo(() => saved.data?.pages.flatMap((page) => page.items) ?? [], [saved.data]);
 
-  const asked = useRef(false);
+  // Arriving signed out opens the sign-in dialog once (it leads back here); signing out on this
+  // page only shows the panel below.
+  const arrival = useRef<"signed-in" | "signed-out" | null>(null);
   useEffect(() => {
-    if (!signedOut || asked.current) return;
-    asked.current = true;
-    openAuthDialog(SIGN_IN);
-  }, [signedOut]);
+    if (!me.isSuccess || arrival.current) return;
+    arrival.current = signedOut ? "signed-out" : "signed-in";
+    if (signedOut) openAuthDialog(SIGN_IN);
+  }, [me.isSuccess, signedOut]);
 
   return (
     <main id="main" className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
