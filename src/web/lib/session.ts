@@ -22,7 +22,9 @@ export function useMe() {
 export function useRefreshSession() {
   const queryClient = useQueryClient();
   return useCallback(async () => {
-    queryClient.removeQueries({ predicate: (q) => !(q.queryKey.length === 1 && q.queryKey[0] === meQueryKey[0]) });
     await queryClient.refetchQueries({ queryKey: meQueryKey, type: "all" });
+    // Everything else was read as someone else: back to its initial state, and pages on screen
+    // fetch again at once (removing alone would leave them showing the old answer).
+    await queryClient.resetQueries({ predicate: (q) => !(q.queryKey.length === 1 && q.queryKey[0] === meQueryKey[0]) });
   }, [queryClient]);
 }
