@@ -370,6 +370,22 @@ test("markup and scripts in a post show as text", async ({ page }) => {
   expect(dialogs).toEqual([]);
 });
 
+test("with moderation on, a member's new post shows as pending to them, without like or share", async ({ page }) => {
+  const community = await createCommunity("Moderated");
+  const patched = await ownerApi.patch(`/api/communities/${community.id}`, { data: { moderation_enabled: true } });
+  expect(patched.status(), await patched.text()).toBe(200);
+  await signInPage(page, member);
+  await page.goto(`/community/${community.slug}`);
+  const dialog = await openComposer(page);
+  await dialog.getByLabel("Post content").fill("Waiting for a moderator");
+  await dialog.getByRole("button", { name: "Post", exact: true }).click();
+  await expect(page.getByText("Your post was sent for approval.", { exact: false })).toBeVisible();
+  const card = postCard(page, "Waiting for a moderator");
+  await expect(card.getByText("Pending approval")).toBeVisible();
+  await expect(card.getByRole("button", { name: /^Like/ })).toBeDisabled();
+  await expect(card.getByRole("button", { name: "Share" })).toBeDisabled();
+});
+
 test("a signed-out visitor is asked to sign in to like, save or vote", async ({ page }) => {
   const community = await createCommunity("Visitors");
   const post = await createPost(ownerApi, community, {
@@ -427,6 +443,9 @@ test("the feed with every post type and the composer have no WCAG A/AA violation
   await expect(page.getByRole("article")).toHaveCount(8);
   await expect(postCard(page, "Video").locator("video")).toHaveAttribute("src", "https://example.com/clip.mp4");
   await expectNoViolations(page, "the feed with every post type");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoViolations(page, "the feed with every post type on a phone");
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   const dialog = await openComposer(page);
   await expectNoViolations(page, "the composer (text)");
