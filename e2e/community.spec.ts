@@ -337,7 +337,7 @@ test("landing, member home tabs and the gate have no WCAG A/AA violations", asyn
     Courses: () => expect(page.getByRole("heading", { name: "No courses yet" })).toBeVisible(),
     Members: () => expect(page.getByRole("table")).toBeVisible(),
     Map: () => expect(page.getByRole("heading", { name: "Map coming soon" })).toBeVisible(),
-    Leaderboards: () => expect(page.getByRole("heading", { name: "No leaderboard yet" })).toBeVisible(),
+    Leaderboards: () => expect(page.getByText("No likes yet in this period")).toBeVisible(),
     About: () => expect(page.getByRole("heading", { name: "Community rules" })).toBeVisible(),
     Admin: () => expect(page.getByText("Total members")).toBeVisible(),
   };

@@ -99,6 +99,12 @@ export const createPostSchema = z
     const blank = v.content.trim() === "";
     if ((v.type === "text" || v.type === "link") && blank) {
       ctx.addIssue({ code: "custom", message: MSG.enterContent, path: ["content"] });
+    } else if (v.type === "link" && !firstUrl(v.content)) {
+      ctx.addIssue({
+        code: "custom",
+        message: "Please include a link starting with http:// or https://",
+        path: ["content"],
+      });
     }
     if (v.type === "image" && !v.images?.length) {
       ctx.addIssue({ code: "custom", message: "Please add at least one image", path: ["images"] });

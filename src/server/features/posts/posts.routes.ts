@@ -347,7 +347,9 @@ export const postRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         tags: ["posts"],
         summary: "Warn the post's author (owner, admin, moderator)",
         params: postParams,
-        body: z.object({ reason: z.string().trim().max(POST_LIMITS.warningReasonMax) }).strict(),
+        body: z
+          .object({ reason: z.string().trim().min(1, "Please give a reason").max(POST_LIMITS.warningReasonMax) })
+          .strict(),
         response: { 200: z.object({ warned: z.boolean() }), ...errorResponses },
       },
     },

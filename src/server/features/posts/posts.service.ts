@@ -339,13 +339,16 @@ export async function updatePost({
   if (access.post.author_id !== viewer.id || !can(access.role, "edit_own_post")) {
     throw new AppError("FORBIDDEN", MSG.insufficientPermissions);
   }
-  const set: Partial<typeof posts.$inferInsert> = { isEdited: true, updatedAt: new Date() };
+  const set: Partial<typeof posts.$inferInsert> = { updatedAt: new Date() };
   if (input.content !== undefined) {
     const content = input.content.trim();
     if (!content && (access.post.type === "text" || access.post.type === "link")) {
       throw new AppError("VALIDATION", MSG.enterContent);
     }
     set.content = content;
+    // "Edited" means the words changed; moving a post to another category does not count.
+    const [current] = await ctx.db.select({ content: posts.content }).from(posts).where(eq(posts.id, postId));
+    if (current && current.content !== content) set.isEdited = true;
   }
   if (input.category_id !== undefined) {
     if (input.category_id) {

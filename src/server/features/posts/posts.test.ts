@@ -52,6 +52,7 @@ describe("creating posts", () => {
         "Please add a YouTube, Vimeo or video file link, or upload a video",
       ],
       [{ type: "image", content: "" }, "Please add at least one image"],
+      [{ type: "link", content: "no link here" }, "Please include a link starting with http:// or https://"],
       [
         { type: "image", content: "", images: [{ url: "https://evil.example/x.png" }] },
         "Images must be uploaded to Hearth",
@@ -316,6 +317,19 @@ describe("moderation", () => {
     const c = await community(owner);
     await join(c, member);
     const p = (await post(c, member, { content: "typo" })).body;
+    const cat = (
+      await http.put(
+        `/api/communities/${c.id}/categories`,
+        { categories: [{ name: "Misc", emoji: "" }] },
+        { cookie: owner.cookie },
+      )
+    ).body[0];
+    const moved = await http.patch(
+      `/api/posts/${p.id}`,
+      { category_id: cat.id, content: "typo" },
+      { cookie: member.cookie },
+    );
+    expect(moved.body).toMatchObject({ category_id: cat.id, is_edited: false });
     expect((await http.patch(`/api/posts/${p.id}`, { content: "fixed" }, { cookie: owner.cookie })).status).toBe(403);
     const edited = await http.patch(`/api/posts/${p.id}`, { content: "fixed" }, { cookie: member.cookie });
     expect(edited.body).toMatchObject({ content: "fixed", is_edited: true });

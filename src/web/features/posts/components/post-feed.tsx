@@ -4,7 +4,10 @@ import { useLocation } from "react-router";
 import type { CommunityRole } from "../../../../shared/roles";
 import { Button } from "../../../components/ui/button";
 import { FormMessage } from "../../../components/ui/form-message";
+import { useQueryClient } from "@tanstack/react-query";
 import { cn } from "../../../lib/cn";
+import { useCommunityStream } from "../../../lib/use-community-stream";
+import { postQueryKeys } from "../api/post-keys";
 import { useFeed } from "../api/get-feed";
 import { usePostContext } from "../api/get-post-context";
 import { PostCard, PostCardSkeleton, postAnchorId } from "./post-card";
@@ -34,6 +37,20 @@ export function PostFeed({
   const byId = useMemo(() => new Map(categories.map((c) => [c.id, c])), [categories]);
   const linked = usePostDeepLink(posts.map((p) => p.id));
   const selected = category ? byId.get(category) : undefined;
+  const queryClient = useQueryClient();
+  // Live updates: the stream says which post changed; the API says what the viewer may see of it.
+  useCommunityStream(communityId, {
+    onEvent: (event) => {
+      void queryClient.invalidateQueries({
+        predicate: (q) => postQueryKeys.isFeed(q.queryKey) && q.queryKey[2] === communityId,
+      });
+      void queryClient.invalidateQueries({ queryKey: postQueryKeys.detail(event.post_id) });
+    },
+    onResync: () =>
+      void queryClient.invalidateQueries({
+        predicate: (q) => postQueryKeys.isFeed(q.queryKey) && q.queryKey[2] === communityId,
+      }),
+  });
 
   return (
     <section aria-labelledby="feed-heading" className="space-y-4">
