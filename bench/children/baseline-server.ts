@@ -1,15 +1,19 @@
 /**
  * The baseline: a bare node:http server answering fixed bytes per path, the cheapest server that
- * gives a client the same response body. Routes come from BENCH_BASELINE_ROUTES (JSON), keyed by
- * path, or by path and query string when several queries of one path answer differently.
+ * gives a client the same response body. Routes come from the JSON file BENCH_BASELINE_ROUTES_FILE
+ * (read once at start), keyed by path, or by path and query string when several queries of one path
+ * answer differently.
  */
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { announceReady, onParentStop } from "./protocol";
 
 export type BaselineRoute = { status: number; contentType: string; bodyBase64: string };
 
-const routes = JSON.parse(process.env.BENCH_BASELINE_ROUTES ?? "{}") as Record<string, BaselineRoute>;
+const routesFile = process.env.BENCH_BASELINE_ROUTES_FILE;
+if (!routesFile) throw new Error("BENCH_BASELINE_ROUTES_FILE is required");
+const routes = JSON.parse(readFileSync(routesFile, "utf8")) as Record<string, BaselineRoute>;
 const answers = new Map(
   Object.entries(routes).map(([path, r]) => {
     const body = Buffer.from(r.bodyBase64, "base64");

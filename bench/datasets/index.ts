@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { buildCommunitiesDataset, COMMUNITIES_DATASET } from "./communities";
+import { buildPostsDataset, POSTS_DATASET } from "./posts";
 
 /** A data set a scenario runs against: built once into a Hearth data directory, then copied per run. */
 export type DatasetDefinition = {
@@ -18,5 +19,11 @@ export const DATASETS: Record<string, DatasetDefinition> = {
     version: COMMUNITIES_DATASET.version,
     file: "bench/datasets/communities.ts",
     build: buildCommunitiesDataset,
+  },
+  posts: {
+    name: POSTS_DATASET.name,
+    version: POSTS_DATASET.version,
+    file: "bench/datasets/posts.ts",
+    build: buildPostsDataset,
   },
 };

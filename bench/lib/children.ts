@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import type { BaselineRoute } from "../children/baseline-server";
@@ -131,13 +131,15 @@ export async function spawnChildServer(opts: {
  * The real Hearth server on a fresh data directory under .tmp/ (bundled PostgreSQL, demo seed), or
  * on a copy of a prepared one (`template`, see lib/datasets.ts: the copy is made with `cp -a` so the
  * cluster keeps its owner and modes, and removed afterwards). `serverLatency` makes the child time
- * every request from arrival to the last byte handed to the socket (see `serverLatencyProbe`).
+ * every request from arrival to the last byte handed to the socket (see `serverLatencyProbe`);
+ * `sqlCount` makes it count the SQL statements it sends (see `sqlCounter`).
  */
 export async function startHearth(opts: {
   name: string;
   nodeArgs?: string[];
   template?: string;
   serverLatency?: boolean;
+  sqlCount?: boolean;
 }): Promise<ChildServer> {
   const dataDir = path.join(TMP_DIR, `bench-${opts.name}`);
   rmSync(dataDir, { recursive: true, force: true });
@@ -146,7 +148,11 @@ export async function startHearth(opts: {
     const server = await spawnChildServer({
       name: `hearth:${opts.name}`,
       script: "hearth-server",
-      env: { BENCH_DATA_DIR: dataDir, ...(opts.serverLatency ? { BENCH_SERVER_LATENCY: "1" } : {}) },
+      env: {
+        BENCH_DATA_DIR: dataDir,
+        ...(opts.serverLatency ? { BENCH_SERVER_LATENCY: "1" } : {}),
+        ...(opts.sqlCount ? { BENCH_SQL_COUNT: "1" } : {}),
+      },
       nodeArgs: opts.nodeArgs,
     });
     return {
@@ -174,6 +180,35 @@ export const serverLatencyProbe = (server: ChildServer): ServerLatencyProbe => (
   read: () => server.ask<ServerLatency>("latency:read"),
 });
 
+/**
+ * SQL statements a Hearth child (started with `sqlCount: true`) sent since the last reset: all of
+ * them (`statements`, background work included), the requests that arrived and finished, the
+ * statements charged to those requests, and how many requests made each number of statements.
+ */
+export type SqlCount = {
+  statements: number;
+  requests: number;
+  finished: number;
+  charged: number;
+  perRequest: Record<string, number>;
+};
+export type SqlCounter = { reset: () => Promise<void>; read: () => Promise<SqlCount> };
+
+/**
+ * `attribute`: also charge each statement to its request (`charged`, `perRequest`); exact with one
+ * connection at a time, and it slows the server a little (AsyncLocalStorage), so leave it off for
+ * throughput runs.
+ */
+export const sqlCounter = (server: ChildServer, opts: { attribute?: boolean } = {}): SqlCounter => ({
+  reset: async () => {
+    await server.ask(opts.attribute ? "sql:reset:attribute" : "sql:reset");
+  },
+  read: () => server.ask<SqlCount>("sql:read"),
+});
+
+/** The connection URL of a Hearth child's database (to check rows or EXPLAIN from the harness). */
+export const databaseUrl = (server: ChildServer): Promise<string> => server.ask<string>("database:url");
+
 export type FixedResponse = { status: number; contentType: string; body: Buffer };
 
 /** A bare node:http server answering exactly `routes[path]` (status, content type and body bytes). */
@@ -184,9 +219,18 @@ export async function startBaseline(name: string, routes: Record<string, FixedRe
       { status: r.status, contentType: r.contentType, bodyBase64: r.body.toString("base64") },
     ]),
   );
-  return await spawnChildServer({
-    name: `baseline:${name}`,
-    script: "baseline-server",
-    env: { BENCH_BASELINE_ROUTES: JSON.stringify(wire) },
-  });
+  // In a file, not the environment: one environment string is limited to 128 KiB on Linux, less
+  // than a few feed pages.
+  mkdirSync(TMP_DIR, { recursive: true });
+  const routesFile = path.join(TMP_DIR, `bench-baseline-${name}-${process.pid}.json`);
+  writeFileSync(routesFile, JSON.stringify(wire));
+  try {
+    return await spawnChildServer({
+      name: `baseline:${name}`,
+      script: "baseline-server",
+      env: { BENCH_BASELINE_ROUTES_FILE: routesFile },
+    });
+  } finally {
+    rmSync(routesFile, { force: true });
+  }
 }

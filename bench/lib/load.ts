@@ -1,5 +1,5 @@
 import autocannon from "autocannon";
-import type { ServerLatency, ServerLatencyProbe } from "./children";
+import type { ServerLatency, ServerLatencyProbe, SqlCount, SqlCounter } from "./children";
 import { cpuWindow, type CpuShare } from "./cpu";
 
 export type LoadRequest = {
@@ -14,10 +14,19 @@ export type LoadRequest = {
   serverPid?: number;
   /** Reset before the measured seconds and read after them (and the settle pause). */
   serverLatency?: ServerLatencyProbe;
+  /** Likewise, for a Hearth child that counts its SQL statements. */
+  sqlCounter?: SqlCounter;
+  /**
+   * Called by autocannon for each connection it opens (e.g. to give every connection its own
+   * session and request sequence with `client.setRequests`).
+   */
+  setupClient?: (client: autocannon.Client) => void;
 };
 
 export type LoadResult = {
   requestsPerSecond: number;
+  /** The slowest second of the measured ones (autocannon samples once a second). */
+  requestsPerSecondMin: number;
   p50: number;
   p99: number;
   total: number;
@@ -27,6 +36,8 @@ export type LoadResult = {
   cpu: CpuShare;
   /** Latency measured inside the server, when the request had a probe. */
   server?: ServerLatency;
+  /** SQL statements the server sent during the measured seconds, when the request had a counter. */
+  sqlCount?: SqlCount;
 };
 
 export class LoadError extends Error {}
@@ -45,6 +56,7 @@ async function runOnce(
     headers: req.headers,
     body: req.body,
     expectBody: req.expectBody,
+    setupClient: req.setupClient,
     connections: req.connections,
     duration: seconds,
     timeout: 10,
@@ -80,12 +92,15 @@ export async function measure(
   // The CPU window closes when autocannon stops, before the settle pause.
   let cpu: CpuShare | undefined;
   await req.serverLatency?.reset();
+  await req.sqlCounter?.reset();
   const endWindow = cpuWindow(req.serverPid);
   const r = await runOnce(label, req, opts.seconds, () => (cpu = endWindow()));
   // Read after the settle pause: requests sent in the measured seconds and answered just after count.
   const server = await req.serverLatency?.read();
+  const sqlCount = await req.sqlCounter?.read();
   return {
     requestsPerSecond: r.requests.average,
+    requestsPerSecondMin: r.requests.min,
     p50: r.latency.p50,
     p99: r.latency.p99,
     total: r.requests.total,
@@ -93,6 +108,7 @@ export async function measure(
     errors: r.errors + r.timeouts + r.mismatches,
     cpu: cpu!,
     server,
+    sqlCount,
   };
 }
 

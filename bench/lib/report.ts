@@ -18,6 +18,21 @@ const COLUMNS: Column[] = [
   { title: "p50", numeric: true, cell: (r) => ms(r.p50) },
   { title: "p99", numeric: true, cell: (r) => ms(r.p99) },
   { title: "server p95", numeric: true, cell: (r) => (r.serverP95 === undefined ? "—" : ms(r.serverP95)) },
+  {
+    title: "SQL/req",
+    numeric: true,
+    cell: (r) =>
+      r.sql === undefined
+        ? "—"
+        : r.sql.max > r.sql.typical
+          ? `${r.sql.typical} (max ${r.sql.max})`
+          : `${r.sql.typical}`,
+  },
+  {
+    title: "bytes",
+    numeric: true,
+    cell: (r) => (r.responseBytes === undefined ? "—" : int(r.responseBytes)),
+  },
   { title: "non-2xx", numeric: true, cell: (r) => String(r.non2xx) },
   { title: "errors", numeric: true, cell: (r) => String(r.errors) },
   {
@@ -40,6 +55,7 @@ const COLUMNS: Column[] = [
       const parts = [
         ...(r.goal === undefined ? [] : [`≥ ${Math.round(r.goal * 100)}%`]),
         ...(r.serverP95GoalMs === undefined ? [] : [`p95 < ${r.serverP95GoalMs} ms`]),
+        ...(r.sqlGoal === undefined ? [] : [`SQL ≤ ${r.sqlGoal}`]),
       ];
       return parts.length ? parts.join(", ") : "—";
     },
@@ -54,9 +70,13 @@ const COLUMNS: Column[] = [
   },
 ];
 
-// "server p95" only appears when a row has one, so other scenarios' tables keep their shape.
-const columnsFor = (rows: ResultRow[]) =>
-  COLUMNS.filter((c) => c.title !== "server p95" || rows.some((r) => r.serverP95 !== undefined));
+// Optional columns only appear when a row has a value, so other scenarios' tables keep their shape.
+const OPTIONAL: Record<string, (r: ResultRow) => boolean> = {
+  "server p95": (r) => r.serverP95 !== undefined,
+  "SQL/req": (r) => r.sql !== undefined,
+  bytes: (r) => r.responseBytes !== undefined,
+};
+const columnsFor = (rows: ResultRow[]) => COLUMNS.filter((c) => !OPTIONAL[c.title] || rows.some(OPTIONAL[c.title]));
 
 /** A fixed-width table for the terminal. */
 export function consoleTable(rows: ResultRow[]): string {

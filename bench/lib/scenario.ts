@@ -15,6 +15,15 @@ export type ResultRow = {
   serverP95?: number;
   /** serverP95 must stay below this (ms), when the issue sets such a goal. */
   serverP95GoalMs?: number;
+  /**
+   * SQL statements per request, counted inside the server: what most requests made (`typical`),
+   * the most any made, and the mean, when the scenario counts them.
+   */
+  sql?: { typical: number; max: number; mean: number };
+  /** `sql.typical` must not exceed this, when the issue sets such a goal. */
+  sqlGoal?: number;
+  /** Size of the response body in bytes, when the scenario reports it. */
+  responseBytes?: number;
 };
 
 export type ScenarioResult = {
@@ -55,6 +64,9 @@ export function missedGoals(row: ResultRow): string[] {
   if (row.serverP95GoalMs !== undefined && row.serverP95 !== undefined && !(row.serverP95 < row.serverP95GoalMs)) {
     missed.push(`server p95 ${row.serverP95} ms is not under ${row.serverP95GoalMs} ms`);
   }
+  if (row.sqlGoal !== undefined && row.sql !== undefined && row.sql.typical > row.sqlGoal) {
+    missed.push(`${row.sql.typical} SQL statements per request, more than ${row.sqlGoal}`);
+  }
   return missed;
 }
 
@@ -62,6 +74,7 @@ export function missedGoals(row: ResultRow): string[] {
 export const goalMet = (row: ResultRow): boolean | undefined => {
   const checkable =
     (row.goal !== undefined && ratioOf(row) !== undefined) ||
-    (row.serverP95GoalMs !== undefined && row.serverP95 !== undefined);
+    (row.serverP95GoalMs !== undefined && row.serverP95 !== undefined) ||
+    (row.sqlGoal !== undefined && row.sql !== undefined);
   return checkable ? missedGoals(row).length === 0 : undefined;
 };

@@ -1,6 +1,7 @@
 import type { Scenario } from "../lib/scenario";
 import { communities } from "./communities";
 import { foundation } from "./foundation";
+import { posts } from "./posts";
 
 /** Every scenario, in the order `npm run bench` runs them. Later issues add theirs here. */
-export const SCENARIOS: Scenario[] = [foundation, communities];
+export const SCENARIOS: Scenario[] = [foundation, communities, posts];
