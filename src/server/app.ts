@@ -36,7 +36,7 @@ import { AppError, codeForStatus, unauthorized } from "./lib/errors";
 import { JobWorker } from "./lib/jobs";
 import { PgListener } from "./lib/pg-listener";
 import { createMailer } from "./lib/mail";
-import { PublicCache } from "./lib/public-cache";
+import { FEED_CHANNEL, PublicCache } from "./lib/public-cache";
 import { createRateLimiter } from "./lib/rate-limit";
 import { RealtimeHub } from "./lib/realtime";
 import { createViewerLookup } from "./lib/session";
@@ -103,6 +103,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
     listener,
   });
   const publicCache = new PublicCache(listener);
+  const feedCache = new PublicCache(listener, { channel: FEED_CHANNEL, scoped: true, maxEntries: 2_000 });
   const realtime = new RealtimeHub(database.pool, listener, app.log);
   await listener.start();
   const ctx: AppContext = {
@@ -117,6 +118,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
     listener,
     log: app.log,
     publicCache,
+    feedCache,
     realtime,
     viewer,
     requireViewer: async (request) => {

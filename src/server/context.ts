@@ -27,6 +27,8 @@ export type AppContext = {
   log: FastifyBaseLogger;
   /** Answers that are the same for every anonymous visitor, kept briefly. */
   publicCache: PublicCache;
+  /** Feed pages by community, category, cursor and visibility, dropped per community on any post change. */
+  feedCache: PublicCache;
   /** The realtime bus: this process's subscribers of realtime_events (lib/realtime.ts). */
   realtime: RealtimeHub;
   /** The signed-in user, or null. */

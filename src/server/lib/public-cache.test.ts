@@ -75,4 +75,46 @@ describe("the public cache", () => {
     expect((await http.get(`/api/communities/${c.id}`)).body.viewer.role).toBeNull();
     expect((await http.get(`/api/communities/${c.id}`, { cookie: owner.cookie })).body.viewer.role).toBe("owner");
   });
+
+  it("serves feed pages from the feed cache, forgetting a community's pages when its posts change in any process", async () => {
+    const http = api(t.app);
+    const other = api(second.app);
+    const owner = await signedInUser(t);
+    const reader = await signedInUser(t);
+    const c = (await http.post("/api/communities", { name: "Feed cache" }, { cookie: owner.cookie })).body;
+    await http.post(`/api/communities/${c.id}/join`, {}, { cookie: reader.cookie });
+    const first = (await http.post(`/api/communities/${c.id}/posts`, { content: "one" }, { cookie: owner.cookie }))
+      .body;
+    const contents = async (h: typeof http, cookie?: string) =>
+      (await h.get(`/api/communities/${c.id}/posts`, { cookie })).body.items.map((p: { content: string }) => p.content);
+    expect(await contents(other)).toEqual(["one"]);
+    expect(await contents(other, reader.cookie)).toEqual(["one"]);
+
+    // Written through the first process: the second forgets its cached pages within moments.
+    await http.post(`/api/communities/${c.id}/posts`, { content: "two" }, { cookie: owner.cookie });
+    expect(await contents(http)).toEqual(["two", "one"]);
+    await until(async () => (await contents(other)).length === 2);
+    await until(async () => (await contents(other, reader.cookie)).length === 2);
+
+    // A members-only post never lands in an anonymous page, cached or not.
+    await http.post(
+      `/api/communities/${c.id}/posts`,
+      { content: "inner", visibility: "members" },
+      { cookie: owner.cookie },
+    );
+    await until(async () => (await contents(other, reader.cookie)).includes("inner"));
+    expect(await contents(other)).not.toContain("inner");
+
+    // Signed-in readers see counters fresh; anonymous pages within the time to live.
+    await http.post(`/api/posts/${first.id}/like`, {}, { cookie: reader.cookie });
+    const mine = (await other.get(`/api/communities/${c.id}/posts`, { cookie: reader.cookie })).body.items.find(
+      (p: { id: string }) => p.id === first.id,
+    );
+    expect(mine).toMatchObject({ likes_count: 1, liked: true });
+    await until(
+      async () =>
+        (await other.get(`/api/communities/${c.id}/posts`)).body.items.find((p: { id: string }) => p.id === first.id)
+          .likes_count === 1,
+    );
+  });
 });

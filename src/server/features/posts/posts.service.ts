@@ -4,7 +4,7 @@ import { ONBOARDING_TASKS } from "../../../shared/communities";
 import { LIMITS } from "../../../shared/limits";
 import { MSG } from "../../../shared/messages";
 import { firstUrl, POST_LIMITS, type CreatePostInput } from "../../../shared/posts";
-import { can, ROLE_RANK, type CommunityRole } from "../../../shared/roles";
+import { can, isRole, ROLE_RANK, type CommunityRole } from "../../../shared/roles";
 import type { AppContext, Viewer } from "../../context";
 import type { Queryable } from "../../db/client";
 import {
@@ -19,7 +19,14 @@ import {
   userWarnings,
   type PollData,
 } from "../../db/schema/index";
-import { addMember, completeOnboardingTask, requireCommunity, requirePermission } from "../../lib/community-access";
+import {
+  addMember,
+  communityNotFound,
+  completeOnboardingTask,
+  findCommunityRow,
+  requireCommunity,
+  requirePermission,
+} from "../../lib/community-access";
 import { AppError } from "../../lib/errors";
 import { renderVariants } from "../../lib/images";
 import { requirePost, visibleTo } from "../../lib/post-access";
@@ -125,9 +132,42 @@ function decodeFeedCursor(cursor: string | undefined): FeedCursor | null {
 const encodeFeedCursor = (r: PostRow) =>
   Buffer.from(JSON.stringify({ t: r.created_at_raw, id: r.id })).toString("base64url");
 
+/** The columns of a feed page that are the same for every viewer (no like, save or vote state). */
+const sharedColumns = sql`
+  p.id, p.community_id, p.author_id, p.type, p.content, p.visibility, p.is_pinned, p.is_edited, p.is_approved,
+  p.likes_count, p.comments_count, p.share_count, p.category_id, p.media_urls, p.poll_data, p.link_preview,
+  p.created_at,
+  to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_raw,
+  (SELECT json_build_object('user_id', u.user_id, 'username', u.username, 'full_name', u.full_name,
+                            'avatar_url', u.avatar_url)
+     FROM user_profiles u WHERE u.user_id = p.author_id) AS author,
+  false AS liked, false AS saved, NULL::smallint AS vote_index`;
+
+type SharedPage = { rows: PostRow[]; next: string | null };
+type ViewerState = Pick<
+  PostRow,
+  "id" | "liked" | "saved" | "vote_index" | "likes_count" | "comments_count" | "share_count" | "poll_data"
+>;
+
+/** The community's id and visibility by id or slug, cached with the public pages (dropped on any community change). */
+async function feedCommunity(ctx: AppContext, idOrSlug: string) {
+  const key = `feed-community:${idOrSlug.toLowerCase()}`;
+  const cached = ctx.publicCache.get<{ id: string; visibility: string }>(key);
+  if (cached) return cached;
+  const row = await findCommunityRow(ctx.db, idOrSlug);
+  if (!row) throw communityNotFound();
+  const value = { id: row.id, visibility: row.visibility };
+  ctx.publicCache.set(key, value);
+  return value;
+}
+
 /**
  * The feed: pinned posts first (first page only, at most five), then newest first, 50 a page by
- * keyset. Approved posts the viewer's role may see, plus the viewer's own pending ones.
+ * keyset; approved posts the viewer's role may see, and on the first page the viewer's own
+ * pending ones. The shared part of a page (by community, category, cursor and visibility) comes
+ * from the feed cache; a signed-in viewer adds one query for their role and pending posts and one
+ * for their likes, saves and votes and the current counters of the page's posts. Anonymous pages
+ * may show counters up to two seconds old.
  */
 export async function findFeed({
   ctx,
@@ -142,31 +182,77 @@ export async function findFeed({
   categoryId?: string;
   cursor?: string;
 }) {
-  const { community, role } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer?.id });
+  const community = await feedCommunity(ctx, idOrSlug);
   const after = decodeFeedCursor(cursor);
   const limit = LIMITS.feedPageSize;
-  const viewerId = viewer?.id ?? "";
-  const conditions = [
-    sql`p.community_id = ${community.id}`,
-    sql`p.deleted_at IS NULL`,
-    sql`(p.is_approved OR p.author_id = ${viewerId})`,
-    sql`p.visibility = ANY(${`{${visibleTo(role).join(",")}}`}::text[])`,
-  ];
-  if (categoryId) conditions.push(sql`p.category_id = ${categoryId}`);
-  if (after)
-    conditions.push(sql`NOT p.is_pinned AND (p.created_at, p.id) < (${after.t}::timestamptz, ${after.id}::uuid)`);
-  const res = await ctx.db.execute<PostRow>(sql`
-    SELECT ${postColumns(viewerId)}
-      FROM posts p
-     WHERE ${sql.join(conditions, sql` AND `)}
-     ORDER BY p.is_pinned DESC, p.created_at DESC, p.id DESC
-     LIMIT ${limit + 1}`);
-  const rows = res.rows.slice(0, limit);
-  const last = rows.at(-1);
-  return {
-    items: rows.map((r) => toPostDto(r)),
-    next_cursor: res.rows.length > limit && last ? encodeFeedCursor(last) : null,
-  };
+  let role: CommunityRole | null = null;
+  let pending: PostRow[] = [];
+  if (viewer) {
+    const res = await ctx.db.execute<{ role: string | null; pending: PostRow[] | null }>(sql`
+      SELECT m.role,
+             ${
+               after
+                 ? sql`NULL::json`
+                 : sql`(SELECT json_agg(x) FROM (
+                          SELECT ${postColumns(viewer.id)} FROM posts p
+                           WHERE p.community_id = ${community.id} AND p.author_id = ${viewer.id}
+                             AND NOT p.is_approved AND p.deleted_at IS NULL
+                             ${categoryId ? sql`AND p.category_id = ${categoryId}` : sql``}
+                           ORDER BY p.created_at DESC LIMIT 20) x)`
+             } AS pending
+        FROM (SELECT 1) AS one
+        LEFT JOIN community_members m ON m.community_id = ${community.id} AND m.user_id = ${viewer.id}`);
+    role = isRole(res.rows[0]?.role) ? (res.rows[0].role as CommunityRole) : null;
+    pending = res.rows[0]?.pending ?? [];
+  }
+  if (community.visibility === "private" && !role) throw communityNotFound();
+  const visibility = visibleTo(role);
+  const key = `${community.id}:${categoryId ?? ""}:${visibility.join(",")}:${cursor ?? ""}`;
+  let page = ctx.feedCache.get<SharedPage>(key);
+  if (!page) {
+    const conditions = [
+      sql`p.community_id = ${community.id}`,
+      sql`p.deleted_at IS NULL`,
+      sql`p.is_approved`,
+      sql`p.visibility = ANY(${`{${visibility.join(",")}}`}::text[])`,
+    ];
+    if (categoryId) conditions.push(sql`p.category_id = ${categoryId}`);
+    if (after) {
+      conditions.push(sql`NOT p.is_pinned AND (p.created_at, p.id) < (${after.t}::timestamptz, ${after.id}::uuid)`);
+    }
+    const res = await ctx.db.execute<PostRow>(sql`
+      SELECT ${sharedColumns}
+        FROM posts p
+       WHERE ${sql.join(conditions, sql` AND `)}
+       ORDER BY p.is_pinned DESC, p.created_at DESC, p.id DESC
+       LIMIT ${limit + 1}`);
+    const rows = res.rows.slice(0, limit);
+    const last = rows.at(-1);
+    page = { rows, next: res.rows.length > limit && last ? encodeFeedCursor(last) : null };
+    ctx.feedCache.set(key, page);
+  }
+  let rows = page.rows;
+  if (viewer && rows.length) {
+    const ids = `{${rows.map((r) => r.id).join(",")}}`;
+    const res = await ctx.db.execute<ViewerState>(sql`
+      SELECT p.id, p.likes_count, p.comments_count, p.share_count, p.poll_data,
+             EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = p.id AND l.user_id = ${viewer.id}) AS liked,
+             EXISTS (SELECT 1 FROM saved_posts s WHERE s.post_id = p.id AND s.user_id = ${viewer.id}) AS saved,
+             (SELECT v.option_index FROM poll_votes v WHERE v.post_id = p.id AND v.user_id = ${viewer.id}) AS vote_index
+        FROM unnest(${ids}::uuid[]) AS i(id) JOIN posts p ON p.id = i.id`);
+    const states = new Map(res.rows.map((r) => [r.id, r]));
+    rows = rows.map((r) => {
+      const state = states.get(r.id);
+      // Counters come fresh with the viewer's state: a signed-in viewer never sees them lag.
+      return state ? { ...r, ...state } : r;
+    });
+  }
+  if (pending.length) {
+    // The viewer's own posts waiting for approval, after the pinned ones.
+    const pinned = rows.filter((r) => r.is_pinned);
+    rows = [...pinned, ...pending, ...rows.slice(pinned.length)];
+  }
+  return { items: rows.map((r) => toPostDto(r)), next_cursor: page.next };
 }
 
 async function postDto(db: Queryable, postId: string, viewerId: string) {
@@ -227,7 +313,7 @@ export async function createPost({
   const preview =
     url && linkPreview && (input.type === "link" || input.type === "text") ? await linkPreview(url) : null;
   const type = input.type === "text" && preview ? "link" : input.type;
-  return ctx.db.transaction(async (tx) => {
+  const created = await ctx.db.transaction(async (tx) => {
     const role = await roleForTakingPart(tx, community, access.role, viewer.id);
     requirePermission(role, "create_post");
     if (input.visibility === "admins" && ROLE_RANK[role] < ROLE_RANK.admin) {
@@ -298,6 +384,8 @@ export async function createPost({
     }
     return postDto(tx, row.id, viewer.id);
   });
+  forgetFeed(ctx, community.id);
+  return created;
 }
 
 /**
@@ -316,6 +404,9 @@ const announce = (
     type,
     visibility: access.post.visibility,
   });
+
+/** This process drops the community's cached feed pages at once; other processes hear it from the database. */
+const forgetFeed = (ctx: AppContext, communityId: string) => ctx.feedCache.clearScope(communityId);
 
 const bumpPostCount = (db: Queryable, communityId: string, by: number) =>
   db
@@ -364,6 +455,7 @@ export async function updatePost({
     await tx.update(posts).set(set).where(eq(posts.id, postId));
     if (access.post.is_approved) await announce(tx, access, "post_updated");
   });
+  forgetFeed(ctx, access.community.id);
   return postDto(ctx.db, postId, viewer.id);
 }
 
@@ -383,6 +475,7 @@ export async function deletePost({ ctx, viewer, postId }: { ctx: AppContext; vie
       await announce(tx, access, "post_deleted");
     }
   });
+  forgetFeed(ctx, access.community.id);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -501,6 +594,7 @@ export async function pinPost({
     await tx.update(posts).set({ isPinned: pinned }).where(eq(posts.id, postId));
     await announce(tx, access, "post_updated");
   });
+  forgetFeed(ctx, access.community.id);
   return postDto(ctx.db, postId, viewer.id);
 }
 
@@ -553,6 +647,7 @@ export async function reviewPost({
       await tx.update(posts).set({ deletedAt: new Date() }).where(eq(posts.id, postId));
     }
   });
+  forgetFeed(ctx, access.community.id);
   return { id: postId, approved: approve };
 }
 
