@@ -803,7 +803,7 @@ export function renderCommunityArt(list: readonly DemoCommunity[] = DEMO_COMMUNI
  * Many rows in one statement with one array parameter per column (INSERT ... SELECT FROM unnest):
  * no parameter limit, and no per-row query building, however many rows.
  */
-async function insertMany(db: Db | Tx, table: PgTable, columns: [column: PgColumn, values: unknown[]][]) {
+export async function insertMany(db: Db | Tx, table: PgTable, columns: [column: PgColumn, values: unknown[]][]) {
   const names = sql.join(
     columns.map(([column]) => sql.identifier(column.name)),
     sql`, `,
@@ -847,10 +847,24 @@ export type MemberRow = {
   lastActiveAt: Date | null;
 };
 
+/** A demo community as seeded, for the content that goes into it (posts, likes, comments). */
+export type SeededCommunity = {
+  def: DemoCommunity;
+  id: string;
+  slug: string;
+  createdAt: Date;
+  ownerId: string;
+  members: MemberRow[];
+  categories: { id: string; name: string }[];
+};
+
 export type CommunitySeedResult = {
   people: number;
   communities: number;
   memberships: number;
+  seeded: SeededCommunity[];
+  /** Everyone besides the demo accounts (ids as inserted). */
+  everyone: Person[];
 };
 
 function insertMembers(db: Db | Tx, rows: MemberRow[]) {
@@ -919,6 +933,7 @@ export async function seedCommunities(input: {
   const categoryRows: (typeof postCategories.$inferInsert)[] = [];
   const files: { index: number; iconKey: string; coverKey: string }[] = [];
   const allTasks = ONBOARDING_TASKS.map((t) => t.id);
+  const seeded: SeededCommunity[] = [];
 
   DEMO_COMMUNITIES.forEach((c, index) => {
     const id = randomUUID();
@@ -959,9 +974,11 @@ export async function seedCommunities(input: {
       createdAt,
       updatedAt: createdAt,
     });
-    c.postCategories.forEach(([name, emoji], orderIndex) =>
-      categoryRows.push({ communityId: id, name, emoji, orderIndex }),
-    );
+    const categories = c.postCategories.map(([name, emoji], orderIndex) => {
+      const row = { id: randomUUID(), communityId: id, name, emoji, orderIndex };
+      categoryRows.push(row);
+      return { id: row.id, name };
+    });
 
     const span = Math.max(now - MINUTE * 60 - createdAt.getTime(), MINUTE);
     // Nobody joins before the community or their own account existed.
@@ -969,6 +986,7 @@ export async function seedCommunities(input: {
     const privateCommunity = c.visibility === "private";
     const memberRows: MemberRow[] = [];
     membersByCommunity.push(memberRows);
+    seeded.push({ def: c, id, slug: slugify(c.name), createdAt, ownerId: owner.id, members: memberRows, categories });
     memberRows.push({
       communityId: id,
       userId: owner.id,
@@ -1031,5 +1049,7 @@ export async function seedCommunities(input: {
     people: people.length,
     communities: communityRows.length,
     memberships: memberRows.length,
+    seeded,
+    everyone: people,
   };
 }

@@ -5,6 +5,7 @@ import { account, user, userNotificationSettings, userProfiles } from "../db/sch
 import { createProfileForUser, hashPassword } from "../lib/auth";
 import type { Storage } from "../lib/storage";
 import { renderCommunityArt, seedCommunities, type DemoAccount, type Tx } from "./communities";
+import { seedPosts } from "./posts";
 
 export const DEMO_PASSWORD = "hearth-demo";
 
@@ -56,11 +57,15 @@ const SEED_LOCK = 0x4ea27_5eed;
 const hasUsers = async (db: Db | Tx) =>
   (await db.select({ count: sql<number>`count(*)::int` }).from(user))[0].count > 0;
 
-/** The two accounts that can sign in (the rest of the demo's people cannot: they have no credential). */
-async function insertDemoAccounts(tx: Tx, hashes: string[]) {
+/**
+ * The two accounts that can sign in (the rest of the demo's people cannot: they have no credential).
+ * Their users and profiles go in first; their passwords last (`addCredentials`), so the slow
+ * password hashing runs while everything else is inserted.
+ */
+async function insertDemoAccounts(tx: Tx) {
   // Older than every demo community: the owner created some of them and the member joined others.
   const createdAt = new Date(Date.now() - 1000 * 24 * 60 * 60 * 1000);
-  const rows = DEMO_USERS.map((demo, i) => ({ ...demo, id: randomBytes(16).toString("hex"), hash: hashes[i] }));
+  const rows = DEMO_USERS.map((demo) => ({ ...demo, id: randomBytes(16).toString("hex") }));
   await tx.insert(user).values(
     rows.map((r) => ({
       id: r.id,
@@ -69,15 +74,6 @@ async function insertDemoAccounts(tx: Tx, hashes: string[]) {
       emailVerified: true,
       createdAt,
       updatedAt: createdAt,
-    })),
-  );
-  await tx.insert(account).values(
-    rows.map((r) => ({
-      id: randomBytes(16).toString("hex"),
-      accountId: r.id,
-      providerId: "credential",
-      userId: r.id,
-      password: r.hash,
     })),
   );
   await tx.insert(userProfiles).values(
@@ -92,17 +88,28 @@ async function insertDemoAccounts(tx: Tx, hashes: string[]) {
     })),
   );
   await tx.insert(userNotificationSettings).values(rows.map((r) => ({ userId: r.id })));
-  return Object.fromEntries(rows.map((r) => [r.key, { id: r.id, name: r.name }])) as Record<
+  const accounts = Object.fromEntries(rows.map((r) => [r.key, { id: r.id, name: r.name }])) as Record<
     DemoAccount,
     { id: string; name: string }
   >;
+  const addCredentials = (hashes: string[]) =>
+    tx.insert(account).values(
+      rows.map((r, i) => ({
+        id: randomBytes(16).toString("hex"),
+        accountId: r.id,
+        providerId: "credential",
+        userId: r.id,
+        password: hashes[i],
+      })),
+    );
+  return { accounts, addCredentials };
 }
 
 /**
  * Demo content on first start with an empty database: the two demo accounts, the people of the
- * demo directory, and its communities, in one transaction: a seed that fails leaves nothing behind
- * and the next start tries again; an advisory lock keeps two processes starting together from both
- * seeding.
+ * demo directory, its communities, and their posts with likes, saves, poll votes and comments, in
+ * one transaction: a seed that fails leaves nothing behind and the next start tries again; an
+ * advisory lock keeps two processes starting together from both seeding.
  */
 export async function seedDemo(input: {
   db: Db;
@@ -115,18 +122,33 @@ export async function seedDemo(input: {
   // The covers (SVG renders and WebP encodes on the thread pool) are drawn while the rows go in.
   const art = renderCommunityArt();
   art.catch(() => {}); // awaited in the transaction; this only keeps an early rollback from leaving it unhandled
-  const hashes = await Promise.all(DEMO_USERS.map(() => hashPassword(DEMO_PASSWORD)));
+  // Hashed while the rows go in (about half a second); the credentials are inserted last.
+  const hashes = Promise.all(DEMO_USERS.map(() => hashPassword(DEMO_PASSWORD)));
+  hashes.catch(() => {}); // awaited in the transaction, as above
   const result = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
     if (await hasUsers(tx)) return null;
-    const accounts = await insertDemoAccounts(tx, hashes);
-    return seedCommunities({ tx, storage, art, accounts });
+    const { accounts, addCredentials } = await insertDemoAccounts(tx);
+    const now = Date.now();
+    const directory = await seedCommunities({ tx, storage, art, accounts, now: new Date(now) });
+    const content = await seedPosts({
+      tx,
+      storage,
+      seeded: directory.seeded,
+      people: directory.everyone,
+      accounts,
+      now,
+    });
+    await addCredentials(await hashes);
+    return { ...directory, content };
   });
   if (!result) return false;
   const ms = Math.round(performance.now() - started);
   log.info(
     `Demo content created in ${ms} ms: accounts ${DEMO_USERS.map((u) => u.email).join(", ")} (password ${DEMO_PASSWORD}); ` +
-      `${result.communities} communities, ${result.people} people, ${result.memberships} memberships`,
+      `${result.communities} communities, ${result.people} people, ${result.memberships} memberships; ` +
+      `${result.content.posts} posts, ${result.content.comments} comments, ${result.content.likes} likes, ` +
+      `${result.content.votes} poll votes, ${result.content.saves} saves`,
   );
   return true;
 }
