@@ -39,7 +39,7 @@ const MAX_PINNED = 5;
 // Reading
 
 /** The columns every post answer carries, with the viewer's like, save and vote (one query, no N+1). */
-const postColumns = (viewerId: string) => sql`
+const postColumnsText = (viewer: string) => `
   p.id, p.community_id, p.author_id, p.type, p.content, p.visibility, p.is_pinned, p.is_edited, p.is_approved,
   p.likes_count, p.comments_count, p.share_count, p.category_id, p.media_urls, p.poll_data, p.link_preview,
   p.created_at,
@@ -47,9 +47,18 @@ const postColumns = (viewerId: string) => sql`
   (SELECT json_build_object('user_id', u.user_id, 'username', u.username, 'full_name', u.full_name,
                             'avatar_url', u.avatar_url)
      FROM user_profiles u WHERE u.user_id = p.author_id) AS author,
-  EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = p.id AND l.user_id = ${viewerId}) AS liked,
-  EXISTS (SELECT 1 FROM saved_posts s WHERE s.post_id = p.id AND s.user_id = ${viewerId}) AS saved,
-  (SELECT v.option_index FROM poll_votes v WHERE v.post_id = p.id AND v.user_id = ${viewerId}) AS vote_index`;
+  EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = p.id AND l.user_id = ${viewer}) AS liked,
+  EXISTS (SELECT 1 FROM saved_posts s WHERE s.post_id = p.id AND s.user_id = ${viewer}) AS saved,
+  (SELECT v.option_index FROM poll_votes v WHERE v.post_id = p.id AND v.user_id = ${viewer}) AS vote_index`;
+
+/** The same columns for a drizzle query, with the viewer as a bound parameter. */
+const postColumns = (viewerId: string) =>
+  sql.join(
+    postColumnsText("\u0000")
+      .split("\u0000")
+      .map((part) => sql.raw(part)),
+    sql`${viewerId}`,
+  );
 
 type PostRow = {
   id: string;
@@ -143,6 +152,28 @@ const sharedColumns = sql`
      FROM user_profiles u WHERE u.user_id = p.author_id) AS author,
   false AS liked, false AS saved, NULL::smallint AS vote_index`;
 
+/** The viewer's role in $1 for user $2. */
+const FEED_ROLE_SQL = `SELECT role, NULL AS pending FROM community_members WHERE community_id = $1 AND user_id = $2`;
+
+/** The same, with the viewer's own pending posts ($3: a category or null) for the first page. */
+const FEED_ROLE_PENDING_SQL = `
+  SELECT m.role,
+         (SELECT json_agg(x) FROM (
+            SELECT ${postColumnsText("$2")} FROM posts p
+             WHERE p.community_id = $1 AND p.author_id = $2 AND NOT p.is_approved AND p.deleted_at IS NULL
+               AND ($3::uuid IS NULL OR p.category_id = $3)
+             ORDER BY p.created_at DESC LIMIT 20) x) AS pending
+    FROM (SELECT 1) AS one
+    LEFT JOIN community_members m ON m.community_id = $1 AND m.user_id = $2`;
+
+/** Viewer $1's like, save and vote, and the current counters, of the posts $2. */
+const FEED_VIEWER_STATE_SQL = `
+  SELECT p.id, p.likes_count, p.comments_count, p.share_count, p.poll_data,
+         EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = p.id AND l.user_id = $1) AS liked,
+         EXISTS (SELECT 1 FROM saved_posts s WHERE s.post_id = p.id AND s.user_id = $1) AS saved,
+         (SELECT v.option_index FROM poll_votes v WHERE v.post_id = p.id AND v.user_id = $1) AS vote_index
+    FROM unnest($2::uuid[]) AS i(id) JOIN posts p ON p.id = i.id`;
+
 type SharedPage = { rows: PostRow[]; next: string | null };
 type ViewerState = Pick<
   PostRow,
@@ -167,7 +198,8 @@ async function feedCommunity(ctx: AppContext, idOrSlug: string) {
  * pending ones. The shared part of a page (by community, category, cursor and visibility) comes
  * from the feed cache; a signed-in viewer adds one query for their role and pending posts and one
  * for their likes, saves and votes and the current counters of the page's posts. Anonymous pages
- * may show counters up to two seconds old.
+ * may show counters up to two seconds old. Answers the serialized page (built field by field by
+ * toPostDto, so nothing beyond the schema can slip in).
  */
 export async function findFeed({
   ctx,
@@ -188,26 +220,30 @@ export async function findFeed({
   let role: CommunityRole | null = null;
   let pending: PostRow[] = [];
   if (viewer) {
-    const res = await ctx.db.execute<{ role: string | null; pending: PostRow[] | null }>(sql`
-      SELECT m.role,
-             ${
-               after
-                 ? sql`NULL::json`
-                 : sql`(SELECT json_agg(x) FROM (
-                          SELECT ${postColumns(viewer.id)} FROM posts p
-                           WHERE p.community_id = ${community.id} AND p.author_id = ${viewer.id}
-                             AND NOT p.is_approved AND p.deleted_at IS NULL
-                             ${categoryId ? sql`AND p.category_id = ${categoryId}` : sql``}
-                           ORDER BY p.created_at DESC LIMIT 20) x)`
-             } AS pending
-        FROM (SELECT 1) AS one
-        LEFT JOIN community_members m ON m.community_id = ${community.id} AND m.user_id = ${viewer.id}`);
+    // Prepared statements: these run on every signed-in feed read, so PostgreSQL plans them once.
+    const res = after
+      ? await ctx.pool.query<{ role: string | null; pending: null }>({
+          name: "feed_role",
+          text: FEED_ROLE_SQL,
+          values: [community.id, viewer.id],
+        })
+      : await ctx.pool.query<{ role: string | null; pending: PostRow[] | null }>({
+          name: "feed_role_pending",
+          text: FEED_ROLE_PENDING_SQL,
+          values: [community.id, viewer.id, categoryId ?? null],
+        });
     role = isRole(res.rows[0]?.role) ? (res.rows[0].role as CommunityRole) : null;
     pending = res.rows[0]?.pending ?? [];
   }
   if (community.visibility === "private" && !role) throw communityNotFound();
   const visibility = visibleTo(role);
   const key = `${community.id}:${categoryId ?? ""}:${visibility.join(",")}:${cursor ?? ""}`;
+  // Anonymous visitors all get the same bytes.
+  const anonymousKey = `${key}:json`;
+  if (!viewer) {
+    const body = ctx.feedCache.get<string>(anonymousKey);
+    if (body !== undefined) return body;
+  }
   let page = ctx.feedCache.get<SharedPage>(key);
   if (!page) {
     const conditions = [
@@ -233,13 +269,11 @@ export async function findFeed({
   }
   let rows = page.rows;
   if (viewer && rows.length) {
-    const ids = `{${rows.map((r) => r.id).join(",")}}`;
-    const res = await ctx.db.execute<ViewerState>(sql`
-      SELECT p.id, p.likes_count, p.comments_count, p.share_count, p.poll_data,
-             EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = p.id AND l.user_id = ${viewer.id}) AS liked,
-             EXISTS (SELECT 1 FROM saved_posts s WHERE s.post_id = p.id AND s.user_id = ${viewer.id}) AS saved,
-             (SELECT v.option_index FROM poll_votes v WHERE v.post_id = p.id AND v.user_id = ${viewer.id}) AS vote_index
-        FROM unnest(${ids}::uuid[]) AS i(id) JOIN posts p ON p.id = i.id`);
+    const res = await ctx.pool.query<ViewerState>({
+      name: "feed_viewer_state",
+      text: FEED_VIEWER_STATE_SQL,
+      values: [viewer.id, rows.map((r) => r.id)],
+    });
     const states = new Map(res.rows.map((r) => [r.id, r]));
     rows = rows.map((r) => {
       const state = states.get(r.id);
@@ -252,7 +286,9 @@ export async function findFeed({
     const pinned = rows.filter((r) => r.is_pinned);
     rows = [...pinned, ...pending, ...rows.slice(pinned.length)];
   }
-  return { items: rows.map((r) => toPostDto(r)), next_cursor: page.next };
+  const body = JSON.stringify({ items: rows.map((r) => toPostDto(r)), next_cursor: page.next });
+  if (!viewer) ctx.feedCache.set(anonymousKey, body);
+  return body;
 }
 
 async function postDto(db: Queryable, postId: string, viewerId: string) {
