@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { IMAGE_VARIANTS } from "../../shared/limits";
 import { AppError } from "./errors";
+import type { Storage } from "./storage";
 
 /** Far below sharp's 268 MP default: a "pixel flood" header is refused before any decode. */
 export const MAX_INPUT_PIXELS = 50_000_000;
@@ -80,4 +81,36 @@ export async function renderVariants(buffer: Buffer, notImageMessage: string): P
       throw new AppError("VALIDATION", notImageMessage);
     }
   });
+}
+
+export type StoredImage = {
+  keys: { original: string; medium: string; thumbnail: string };
+  urls: { original: string; medium: string; thumbnail: string };
+  /** Bytes of the stored original. */
+  size: number;
+};
+
+/**
+ * Re-encodes an uploaded image into the spec's variants and stores them as `{base}.webp`,
+ * `{base}-medium.webp` and `{base}-thumbnail.webp`.
+ */
+export async function storeImageVariants(
+  storage: Storage,
+  base: string,
+  file: Buffer,
+  notImageMessage: string,
+): Promise<StoredImage> {
+  const variants = await renderVariants(file, notImageMessage);
+  const keys = { original: `${base}.webp`, medium: `${base}-medium.webp`, thumbnail: `${base}-thumbnail.webp` };
+  await Promise.all([
+    storage.put(keys.original, variants.original, "image/webp"),
+    storage.put(keys.medium, variants.medium, "image/webp"),
+    storage.put(keys.thumbnail, variants.thumbnail, "image/webp"),
+  ]);
+  const urls = {
+    original: storage.publicUrl(keys.original),
+    medium: storage.publicUrl(keys.medium),
+    thumbnail: storage.publicUrl(keys.thumbnail),
+  };
+  return { keys, urls, size: variants.original.length };
 }

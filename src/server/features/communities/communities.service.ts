@@ -19,7 +19,7 @@ import {
   type CommunityRow,
 } from "../../lib/community-access";
 import { AppError } from "../../lib/errors";
-import { renderVariants } from "../../lib/images";
+import { storeImageVariants } from "../../lib/images";
 import { sanitizeSvg } from "../../lib/svg";
 
 const ALL_TASKS = ONBOARDING_TASKS.map((t) => t.id);
@@ -530,26 +530,19 @@ export async function replaceCover({
   if (file.length > COMMUNITY_LIMITS.coverMaxBytes) {
     throw new AppError("PAYLOAD_TOO_LARGE", MSG.fileTooLarge(COMMUNITY_LIMITS.coverMaxBytes / 1024 / 1024));
   }
-  const variants = await renderVariants(file, MSG.coverMustBeImage);
-  const base = `community-assets/${community.id}/cover-${Date.now()}`;
-  const keys = { original: `${base}.webp`, medium: `${base}-medium.webp`, thumbnail: `${base}-thumbnail.webp` };
-  await Promise.all([
-    ctx.storage.put(keys.original, variants.original, "image/webp"),
-    ctx.storage.put(keys.medium, variants.medium, "image/webp"),
-    ctx.storage.put(keys.thumbnail, variants.thumbnail, "image/webp"),
-  ]);
-  const urls = {
-    original: ctx.storage.publicUrl(keys.original),
-    medium: ctx.storage.publicUrl(keys.medium),
-    thumbnail: ctx.storage.publicUrl(keys.thumbnail),
-  };
+  const { keys, urls, size } = await storeImageVariants(
+    ctx.storage,
+    `community-assets/${community.id}/cover-${Date.now()}`,
+    file,
+    MSG.coverMustBeImage,
+  );
   await swapCommunityImage({
     ctx,
     communityId: community.id,
     viewerId: viewer.id,
     purpose: "cover",
     key: keys.original,
-    size: variants.original.length,
+    size,
     contentType: "image/webp",
     variants: { medium: keys.medium, thumbnail: keys.thumbnail },
     set: { coverUrl: urls.original, imageUrl: urls.medium },
@@ -557,7 +550,7 @@ export async function replaceCover({
   return {
     url: urls.original,
     path: keys.original,
-    size: variants.original.length,
+    size,
     type: "image/webp",
     variants: urls,
   };

@@ -13,7 +13,6 @@ import {
   notifications,
   pollVotes,
   postCategories,
-  postLikes,
   posts,
   savedPosts,
   userWarnings,
@@ -28,7 +27,7 @@ import {
   requirePermission,
 } from "../../lib/community-access";
 import { AppError } from "../../lib/errors";
-import { renderVariants } from "../../lib/images";
+import { storeImageVariants } from "../../lib/images";
 import { requirePost, visibleTo } from "../../lib/post-access";
 import { publishPostEvent } from "../../lib/realtime";
 
@@ -521,15 +520,25 @@ export async function deletePost({ ctx, viewer, postId }: { ctx: AppContext; vie
 export async function toggleLike({ ctx, viewer, postId }: { ctx: AppContext; viewer: Viewer; postId: string }) {
   const access = await requirePost(ctx.db, postId, viewer.id);
   if (!access.post.is_approved) throw new AppError("CONFLICT", "This post is waiting for approval");
+  const toggle = async (db: Queryable) => {
+    // One statement: remove the like if it is there, else add it. likes_count moves with the row
+    // (a trigger), so it is read afterwards.
+    const res = await db.execute<{ liked: boolean; likes_count: number }>(sql`
+      WITH removed AS (
+        DELETE FROM post_likes WHERE post_id = ${postId} AND user_id = ${viewer.id} RETURNING 1
+      ), added AS (
+        INSERT INTO post_likes (post_id, user_id)
+        SELECT ${postId}, ${viewer.id} WHERE NOT EXISTS (SELECT 1 FROM removed)
+        ON CONFLICT DO NOTHING RETURNING 1
+      )
+      SELECT NOT EXISTS (SELECT 1 FROM removed) AS liked`);
+    const [row] = await db.select({ likes: posts.likesCount }).from(posts).where(eq(posts.id, postId));
+    return { liked: res.rows[0].liked, likes_count: row.likes };
+  };
+  if (access.role) return toggle(ctx.db);
   return ctx.db.transaction(async (tx) => {
     await roleForTakingPart(tx, access.community, access.role, viewer.id);
-    const removed = await tx
-      .delete(postLikes)
-      .where(and(eq(postLikes.postId, postId), eq(postLikes.userId, viewer.id)))
-      .returning({ postId: postLikes.postId });
-    if (removed.length === 0) await tx.insert(postLikes).values({ postId, userId: viewer.id }).onConflictDoNothing();
-    const [row] = await tx.select({ likes: posts.likesCount }).from(posts).where(eq(posts.id, postId));
-    return { liked: removed.length === 0, likes_count: row.likes };
+    return toggle(tx);
   });
 }
 
@@ -773,32 +782,25 @@ export async function uploadPostImage({
   const access = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id });
   const role = access.role ?? (access.community.visibility === "public" ? "member" : null);
   requirePermission(role, "create_post");
-  const variants = await renderVariants(file, "File must be an image (JPEG, PNG, WebP, or GIF)");
-  const base = `community-assets/${access.community.id}/posts/${randomUUID()}`;
-  const keys = { original: `${base}.webp`, medium: `${base}-medium.webp`, thumbnail: `${base}-thumbnail.webp` };
-  await Promise.all([
-    ctx.storage.put(keys.original, variants.original, "image/webp"),
-    ctx.storage.put(keys.medium, variants.medium, "image/webp"),
-    ctx.storage.put(keys.thumbnail, variants.thumbnail, "image/webp"),
-  ]);
+  const { keys, urls, size } = await storeImageVariants(
+    ctx.storage,
+    `community-assets/${access.community.id}/posts/${randomUUID()}`,
+    file,
+    "File must be an image (JPEG, PNG, WebP, or GIF)",
+  );
   await ctx.db.insert(mediaFiles).values({
     key: keys.original,
     ownerId: viewer.id,
     communityId: access.community.id,
     purpose: "post",
     contentType: "image/webp",
-    size: variants.original.length,
+    size,
     variants: { medium: keys.medium, thumbnail: keys.thumbnail },
   });
-  const urls = {
-    original: ctx.storage.publicUrl(keys.original),
-    medium: ctx.storage.publicUrl(keys.medium),
-    thumbnail: ctx.storage.publicUrl(keys.thumbnail),
-  };
   return {
     url: urls.original,
     path: keys.original,
-    size: variants.original.length,
+    size,
     type: "image/webp",
     variants: urls,
   };

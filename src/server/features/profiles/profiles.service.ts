@@ -5,7 +5,7 @@ import type { NotificationSettingsUpdate, ProfileUpdate } from "../../../shared/
 import type { AppContext, Viewer } from "../../context";
 import { isUsernameTaken } from "../../lib/auth";
 import { AppError, notFound } from "../../lib/errors";
-import { renderVariants } from "../../lib/images";
+import { storeImageVariants } from "../../lib/images";
 import { mediaFiles, user, userNotificationSettings, userProfiles } from "../../db/schema/index";
 
 type ProfileRow = typeof userProfiles.$inferSelect;
@@ -120,34 +120,26 @@ export async function findPublicProfile({ ctx, username }: { ctx: AppContext; us
 /** Re-encodes the avatar into the spec's variants, stores them, and removes the previous avatar's files. */
 export async function replaceAvatar({ ctx, userId, file }: { ctx: AppContext; userId: string; file: Buffer }) {
   if (file.length > LIMITS.avatarMaxBytes) throw new AppError("PAYLOAD_TOO_LARGE", MSG.avatarTooLarge);
-  const variants = await renderVariants(file, MSG.avatarNotImage);
-  const time = Date.now();
-  const base = `user-avatars/${userId}/avatar-${time}`;
-  const keys = { original: `${base}.webp`, medium: `${base}-medium.webp`, thumbnail: `${base}-thumbnail.webp` };
-  await Promise.all([
-    ctx.storage.put(keys.original, variants.original, "image/webp"),
-    ctx.storage.put(keys.medium, variants.medium, "image/webp"),
-    ctx.storage.put(keys.thumbnail, variants.thumbnail, "image/webp"),
-  ]);
-  const urls = {
-    original: ctx.storage.publicUrl(keys.original),
-    medium: ctx.storage.publicUrl(keys.medium),
-    thumbnail: ctx.storage.publicUrl(keys.thumbnail),
-  };
+  const { keys, urls, size } = await storeImageVariants(
+    ctx.storage,
+    `user-avatars/${userId}/avatar-${Date.now()}`,
+    file,
+    MSG.avatarNotImage,
+  );
   await swapAvatar({
     ctx,
     userId,
     next: {
       url: urls.medium,
       key: keys.original,
-      size: variants.original.length,
+      size,
       variants: { medium: keys.medium, thumbnail: keys.thumbnail },
     },
   });
   return {
     url: urls.medium,
     path: keys.original,
-    size: variants.original.length,
+    size,
     type: "image/webp",
     variants: urls,
   };
