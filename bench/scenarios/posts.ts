@@ -515,8 +515,8 @@ async function measureToggles(input: {
       `warm-up and one-connection run included). Inside the server p50 ${r.server?.p50} ms, p95 ${r.server?.p95} ms, ` +
       `p99 ${r.server?.p99} ms; ${int(r.sqlCount!.statements)} statements for ${int(r.sqlCount!.requests)} requests ` +
       `at ${CONNECTIONS} connections; with one connection ${int(single.requestsPerSecond)} toggles/s and ` +
-      `${distribution(single.sqlCount!)} (requirePost, BEGIN, DELETE … RETURNING, INSERT when nothing was deleted, ` +
-      `SELECT likes_count, COMMIT); cores while measuring: ${cores(r)}.`,
+      `${distribution(single.sqlCount!)} (requirePost; one statement that deletes the like or, when there was ` +
+      `none, inserts it; SELECT likes_count after the trigger); cores while measuring: ${cores(r)}.`,
     `Exact counters: afterwards likes_count equalled COUNT(*) of its post_likes rows on all ${after.posts} toggled ` +
       `posts (${int(initial.likes)} likes before, ${int(after.likes)} after) and on every post of the data set ` +
       `(${int(everywhere.likes)} likes in all).`,

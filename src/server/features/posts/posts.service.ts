@@ -165,13 +165,18 @@ const FEED_ROLE_PENDING_SQL = `
     FROM (SELECT 1) AS one
     LEFT JOIN community_members m ON m.community_id = $1 AND m.user_id = $2`;
 
-/** Viewer $1's like, save and vote, and the current counters, of the posts $2. */
+/**
+ * Viewer $1's like, save and vote, and the current counters, of the posts $2. LATERAL with LIMIT
+ * (which PostgreSQL does not flatten into a join) keeps each lookup a primary-key probe per post:
+ * as EXISTS the planner may hash all of the viewer's likes, thousands of rows for an active member.
+ */
 const FEED_VIEWER_STATE_SQL = `
   SELECT p.id, p.likes_count, p.comments_count, p.share_count, p.poll_data,
-         EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = p.id AND l.user_id = $1) AS liked,
-         EXISTS (SELECT 1 FROM saved_posts s WHERE s.post_id = p.id AND s.user_id = $1) AS saved,
-         (SELECT v.option_index FROM poll_votes v WHERE v.post_id = p.id AND v.user_id = $1) AS vote_index
-    FROM unnest($2::uuid[]) AS i(id) JOIN posts p ON p.id = i.id`;
+         l.hit IS NOT NULL AS liked, s.hit IS NOT NULL AS saved, v.option_index AS vote_index
+    FROM unnest($2::uuid[]) AS i(id) JOIN posts p ON p.id = i.id
+    LEFT JOIN LATERAL (SELECT 1 AS hit FROM post_likes WHERE post_id = p.id AND user_id = $1 LIMIT 1) l ON true
+    LEFT JOIN LATERAL (SELECT 1 AS hit FROM saved_posts WHERE post_id = p.id AND user_id = $1 LIMIT 1) s ON true
+    LEFT JOIN LATERAL (SELECT option_index FROM poll_votes WHERE post_id = p.id AND user_id = $1 LIMIT 1) v ON true`;
 
 type SharedPage = { rows: PostRow[]; next: string | null };
 type ViewerState = Pick<
