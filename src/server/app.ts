@@ -27,6 +27,7 @@ import { healthRoutes } from "./features/health/health.routes";
 import { inviteRoutes } from "./features/invites/invites.routes";
 import { leaderboardRoutes } from "./features/leaderboards/leaderboards.routes";
 import { mediaRoutes } from "./features/media/media.routes";
+import { uploadRoutes } from "./features/uploads/uploads.routes";
 import { memberRoutes } from "./features/members/members.routes";
 import { postRoutes } from "./features/posts/posts.routes";
 import { profileRoutes } from "./features/profiles/profiles.routes";
@@ -34,6 +35,7 @@ import { realtimeRoutes } from "./features/realtime/realtime.routes";
 import { createAuth } from "./lib/auth";
 import { AppError, codeForStatus, unauthorized } from "./lib/errors";
 import { JobWorker } from "./lib/jobs";
+import { mediaJobHandlers } from "./lib/uploads";
 import { PgListener } from "./lib/pg-listener";
 import { createMailer } from "./lib/mail";
 import { FEED_CHANNEL, PublicCache } from "./lib/public-cache";
@@ -112,7 +114,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
     pool: database.pool,
     auth,
     mailer,
-    storage: opts.storage ?? createStorage(config),
+    storage: opts.storage ?? (await createStorage(config)),
     rateLimiter: createRateLimiter(database.db, config.rateLimits),
     worker,
     listener,
@@ -128,6 +130,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
     },
   };
   app.decorate("ctx", ctx);
+  worker.register(mediaJobHandlers(ctx));
 
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
@@ -174,6 +177,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
         const retry = (err.details as { retryAfter?: number } | undefined)?.retryAfter;
         if (retry) reply.header("retry-after", String(retry));
       }
+      // An upload refused half-way: the rest of its body is not read, so the connection cannot be reused.
+      if (err.code === "PAYLOAD_TOO_LARGE") reply.header("connection", "close");
       return reply.status(err.status).send({ error: { code: err.code, message: err.message } });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
@@ -222,6 +227,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   await app.register(commentRoutes, { ctx });
   await app.register(leaderboardRoutes, { ctx });
   await app.register(mediaRoutes, { ctx });
+  await app.register(uploadRoutes, { ctx });
   await app.register(realtimeRoutes, { ctx });
   await app.register(devRoutes, { ctx });
 

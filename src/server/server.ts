@@ -33,7 +33,7 @@ export async function startServer(
     });
     await migrateDatabase(database.pool);
     // One storage for the seed and the app: the demo's icons and covers are served from where the seed put them.
-    const storage = createStorage(config);
+    const storage = await createStorage(config);
     if (config.seedDemo) await seedDemo({ db: database.db, storage, log });
     const app = await buildApp({ config, database, storage, logger: opts.logger });
     await app.listen({ port: config.port, host: config.host });

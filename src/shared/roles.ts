@@ -27,6 +27,7 @@ export const PERMISSIONS = {
   ban_users: ["owner", "admin"],
   view_analytics: ["owner", "admin"],
   delete_community: ["owner"],
+  manage_courses: ["owner", "admin"],
 } as const satisfies Record<string, readonly CommunityRole[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -40,6 +40,11 @@ export class JobWorker {
     this.schedule(0);
   }
 
+  /** Adds handlers for more queues (features whose work needs the app context). */
+  register(handlers: Record<string, JobHandler>): void {
+    Object.assign(this.handlers, handlers);
+  }
+
   /** Runs a pass soon (after an enqueue in this process), if the worker was started. */
   kick(): void {
     if (this.started && !this.running) this.schedule(0);

@@ -14,3 +14,13 @@ export const errorResponses = {
   413: errorBody,
   429: errorBody,
 } as const;
+
+/** The answer of every upload (SPEC §3 uploaded file result); images add their variants' URLs. */
+export const uploadResult = z.object({
+  url: z.string(),
+  path: z.string(),
+  key: z.string().optional(),
+  size: z.number(),
+  type: z.string(),
+  variants: z.object({ original: z.string(), medium: z.string(), thumbnail: z.string() }).optional(),
+});

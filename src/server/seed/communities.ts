@@ -4,6 +4,7 @@ import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import {
   communities,
   communityMembers,
+  mediaFiles,
   postCategories,
   user,
   userNotificationSettings,
@@ -1045,6 +1046,33 @@ export async function seedCommunities(input: {
       ];
     }),
   );
+  // Recorded like uploads: only recorded files are served.
+  if (files.length) {
+    await tx.insert(mediaFiles).values(
+      files.flatMap(({ index, iconKey, coverKey }) => {
+        const communityId = communityRows[index].id!;
+        const ownerId = communityRows[index].createdBy ?? null;
+        return [
+          {
+            key: iconKey,
+            ownerId,
+            communityId,
+            purpose: "icon" as const,
+            contentType: "image/svg+xml",
+            size: Buffer.byteLength(pictures[index]!.icon),
+          },
+          {
+            key: coverKey,
+            ownerId,
+            communityId,
+            purpose: "cover" as const,
+            contentType: "image/webp",
+            size: pictures[index]!.cover.length,
+          },
+        ];
+      }),
+    );
+  }
   return {
     people: people.length,
     communities: communityRows.length,

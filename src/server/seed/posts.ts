@@ -195,6 +195,7 @@ class CommunityPosts {
     let type: Draft["type"] = "text";
     let media: MediaItem[] = [];
     let poll: PollData | null = null;
+    const firstPicture = this.pictureFiles.length;
     if (spec.pictures) {
       type = "image";
       media = spec.pictures.map((key) => {
@@ -232,12 +233,13 @@ class CommunityPosts {
       tone: spec.tone ?? (spec.poll ? "poll" : "share"),
       buzz: spec.buzz ?? 1,
     });
+    for (const f of this.pictureFiles.slice(firstPicture)) f.postId = draft.id;
     return { draft, presetComments: spec.comments ?? [] };
   }
 }
 
 /** Where a picture goes: noted while posts are drafted, written once the pictures are rendered. */
-type PictureFile = { key: string; base: string; communityId: string; ownerId: string };
+type PictureFile = { key: string; base: string; communityId: string; ownerId: string; postId?: string };
 
 function pollData(options: string[], hours: number, at: number): PollData {
   return {
@@ -660,6 +662,7 @@ export async function seedPosts(input: {
         key: `${f.base}.webp`,
         ownerId: f.ownerId,
         communityId: f.communityId,
+        postId: f.postId ?? null,
         purpose: "post" as const,
         contentType: "image/webp",
         size: pictures[f.key].original.length,

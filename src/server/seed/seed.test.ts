@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMUNITY_CATEGORIES, COMMUNITY_LIMITS, ONBOARDING_TASKS, slugify } from "../../shared/communities";
 import { LIMITS } from "../../shared/limits";
 import { videoEmbed } from "../../shared/posts";
+import { grantUrl } from "../lib/media-grant";
 import { api, createTestApp, sessionCookie, type TestApp } from "../test/harness";
 import { GROWTH_LAB_POSTS_TOTAL } from "./posts";
 import { DEMO_PASSWORD, seedDemo } from "./seed";
@@ -176,7 +177,12 @@ describe("demo seed", () => {
       for (const url of [c.icon_url, c.cover_url]) {
         if (!url) continue;
         expect(url).toMatch(new RegExp(`^/media/community-assets/${c.id}/(icon-\\d+\\.svg|cover-\\d+\\.webp)$`));
-        const res = await http.get(url);
+        let res = await http.get(url);
+        if (c.visibility === "private") {
+          // A private community's pictures reach members only (or an invite page's expiring grant).
+          expect(res.status, url).toBe(404);
+          res = await http.get(grantUrl(t.config.authSecret, url)!);
+        }
         expect(res.status, url).toBe(200);
         expect(String(res.headers["content-type"])).toMatch(/^image\//);
         if (url.endsWith(".webp")) {
@@ -352,6 +358,15 @@ describe("demo posts", () => {
   });
 
   it("stores every image post's pictures and serves them through /media", async () => {
+    const cookies = new Map<string, string>();
+    const ownerCookie = async (email: string) => {
+      if (!cookies.has(email)) {
+        const res = await api(t.app).post("/api/auth/sign-in/email", { email, password: DEMO_PASSWORD });
+        expect(res.status, email).toBe(200);
+        cookies.set(email, sessionCookie(res.headers));
+      }
+      return cookies.get(email);
+    };
     const images = all.filter((p) => p.type === "image");
     expect(images.length).toBeGreaterThanOrEqual(3);
     expect(images.some((p) => p.media_urls.length >= 5)).toBe(true);
@@ -366,8 +381,12 @@ describe("demo posts", () => {
         const base = m.url.replace(/\.webp$/, "");
         expect(m.url).toMatch(new RegExp(`^/media/community-assets/${p.community_id}/posts/[0-9a-f-]{36}\\.webp$`));
         expect([m.medium, m.thumbnail]).toEqual([`${base}-medium.webp`, `${base}-thumbnail.webp`]);
+        const c = list.find((x) => x.id === p.community_id)!;
+        // What a reader of the post may see: a members' or a private community's post needs a member.
+        const cookie =
+          c.visibility === "private" || p.visibility !== "public" ? await ownerCookie(c.owner_email) : undefined;
         for (const [suffix, [width, height]] of Object.entries(sizes)) {
-          const res = await http.get(`${base}${suffix}.webp`);
+          const res = await http.get(`${base}${suffix}.webp`, { cookie });
           expect(res.status, `${base}${suffix}`).toBe(200);
           expect(res.headers["content-type"]).toBe("image/webp");
           const meta = await sharp(res.raw.rawPayload).metadata();

@@ -13,6 +13,8 @@ import {
 } from "drizzle-orm/pg-core";
 import { user } from "./auth";
 import { communities } from "./communities";
+import { courseLessons } from "./courses";
+import { posts } from "./posts";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -78,13 +80,35 @@ export const mediaFiles = pgTable(
     ownerId: text("owner_id").references(() => user.id, { onDelete: "set null" }),
     communityId: uuid("community_id").references(() => communities.id, { onDelete: "cascade" }),
     purpose: text("purpose", {
-      enum: ["avatar", "icon", "cover", "post", "course", "lesson"],
+      enum: ["avatar", "icon", "cover", "post", "course", "lesson", "personal"],
     }).notNull(),
     contentType: text("content_type").notNull(),
     size: bigint("size", { mode: "number" }).notNull(),
     variants: jsonb("variants").$type<Record<string, string>>().notNull().default({}),
     originalName: text("original_name"),
+    /**
+     * pending: a direct upload was announced and not yet checked; processing: image variants are
+     * being made; ready: served. Only ready files are ever served.
+     */
+    status: text("status", { enum: ["pending", "processing", "ready"] })
+      .notNull()
+      .default("ready"),
+    /** What the file belongs to: deleting the post or lesson deletes the row, and a trigger queues the files' removal. */
+    postId: uuid("post_id").references(() => posts.id, { onDelete: "cascade" }),
+    lessonId: uuid("lesson_id").references(() => courseLessons.id, { onDelete: "cascade" }),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
-  (t) => [index("media_files_owner_idx").on(t.ownerId), index("media_files_community_idx").on(t.communityId)],
+  (t) => [
+    index("media_files_owner_idx").on(t.ownerId),
+    index("media_files_community_idx").on(t.communityId),
+    index("media_files_post_idx")
+      .on(t.postId)
+      .where(sql`post_id IS NOT NULL`),
+    index("media_files_lesson_idx")
+      .on(t.lessonId)
+      .where(sql`lesson_id IS NOT NULL`),
+    index("media_files_unfinished_idx")
+      .on(t.createdAt)
+      .where(sql`status <> 'ready'`),
+  ],
 );

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply } from "fastify";
 import { z } from "zod";
 import {
   CATEGORY_IDS,
@@ -13,7 +13,8 @@ import { COMMUNITY_ROLES, PERMISSIONS, type Permission } from "../../../shared/r
 import type { AppContext } from "../../context";
 import { AppError } from "../../lib/errors";
 import { RATE_RULES } from "../../lib/rate-limit";
-import { errorResponses } from "../../lib/schemas";
+import { errorResponses, uploadResult } from "../../lib/schemas";
+import { filePart, readFilePart } from "../../lib/uploads";
 import {
   createCommunity,
   deleteCommunity,
@@ -109,14 +110,6 @@ export const communityDto = z.object({
   viewer: z.object({ role: roleEnum.nullable(), permissions: z.array(permissionEnum), signed_in: z.boolean() }),
 });
 
-const uploadResult = z.object({
-  url: z.string(),
-  path: z.string(),
-  size: z.number(),
-  type: z.string(),
-  variants: z.object({ original: z.string(), medium: z.string(), thumbnail: z.string() }).optional(),
-});
-
 const statsDto = z.object({
   total_members: z.number(),
   total_posts: z.number(),
@@ -132,25 +125,6 @@ const statsDto = z.object({
 });
 
 export const communityParams = z.object({ communityId: z.string().min(1).max(120) });
-
-/** Reads one file part with a size cap, answering the spec's messages for a missing or oversized file. */
-async function readUpload(
-  request: FastifyRequest,
-  maxBytes: number,
-  messages: { missing: string; tooLarge: string },
-): Promise<Buffer> {
-  if (!request.isMultipart()) throw new AppError("VALIDATION", messages.missing);
-  const part = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
-  if (!part) throw new AppError("VALIDATION", messages.missing);
-  try {
-    return await part.toBuffer();
-  } catch (err) {
-    if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") {
-      throw new AppError("PAYLOAD_TOO_LARGE", messages.tooLarge);
-    }
-    throw err;
-  }
-}
 
 export const communityRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
@@ -316,7 +290,7 @@ export const communityRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     },
     async (request) => {
       const viewer = await ctx.requireViewer(request);
-      const file = await readUpload(request, COMMUNITY_LIMITS.iconMaxBytes, {
+      const file = await readFilePart(request, COMMUNITY_LIMITS.iconMaxBytes, {
         missing: MSG.iconMustBeSvg,
         tooLarge: MSG.fileTooLarge(5),
       });
@@ -337,11 +311,11 @@ export const communityRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     },
     async (request) => {
       const viewer = await ctx.requireViewer(request);
-      const file = await readUpload(request, COMMUNITY_LIMITS.coverMaxBytes, {
+      const part = await filePart(request, COMMUNITY_LIMITS.coverMaxBytes, {
         missing: MSG.coverMustBeImage,
         tooLarge: MSG.fileTooLarge(10),
       });
-      return replaceCover({ ctx, viewer, idOrSlug: request.params.communityId, file });
+      return replaceCover({ ctx, viewer, idOrSlug: request.params.communityId, file: part.file, name: part.filename });
     },
   );
 

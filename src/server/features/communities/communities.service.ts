@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, notInArray, sql } from "drizzle-orm";
 import {
   COMMUNITY_LIMITS,
   ONBOARDING_TASKS,
@@ -19,7 +19,8 @@ import {
   type CommunityRow,
 } from "../../lib/community-access";
 import { AppError } from "../../lib/errors";
-import { storeImageVariants } from "../../lib/images";
+import { receiveUpload } from "../../lib/uploads";
+import type { Readable } from "node:stream";
 import { sanitizeSvg } from "../../lib/svg";
 
 const ALL_TASKS = ONBOARDING_TASKS.map((t) => t.id);
@@ -336,18 +337,9 @@ export async function deleteCommunity({
 }) {
   const { community, role } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id });
   requirePermission(role, "delete_community");
-  const files = await ctx.db.transaction(async (tx) => {
-    const rows = await tx
-      .select({ key: mediaFiles.key, variants: mediaFiles.variants })
-      .from(mediaFiles)
-      .where(eq(mediaFiles.communityId, community.id));
-    await tx.delete(communities).where(eq(communities.id, community.id));
-    return rows;
-  });
+  // Its media rows go by cascade; triggers queue the removal of their files and of its folder.
+  await ctx.db.delete(communities).where(eq(communities.id, community.id));
   ctx.publicCache.clear();
-  for (const file of files) {
-    for (const key of [file.key, ...Object.values(file.variants)]) await ctx.storage.delete(key).catch(() => {});
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -438,44 +430,38 @@ export async function replacePostCategories({
 // ---------------------------------------------------------------------------------------------
 // Icon and cover
 
+/**
+ * Points the community at a new icon or cover, recording the file (`insert`) unless the upload
+ * module already did, and retires the previous one's row in the same transaction (a trigger
+ * queues its files' removal).
+ */
 async function swapCommunityImage({
   ctx,
   communityId,
-  viewerId,
   purpose,
   key,
-  size,
-  contentType,
-  variants,
   set,
+  insert,
 }: {
   ctx: AppContext;
   communityId: string;
-  viewerId: string;
   purpose: "icon" | "cover";
   key: string;
-  size: number;
-  contentType: string;
-  variants: Record<string, string>;
   set: Partial<typeof communities.$inferInsert>;
+  insert?: typeof mediaFiles.$inferInsert;
 }) {
-  const previous = await ctx.db.transaction(async (tx) => {
-    const removed = await tx
+  await ctx.db.transaction(async (tx) => {
+    await tx
       .delete(mediaFiles)
-      .where(and(eq(mediaFiles.communityId, communityId), eq(mediaFiles.purpose, purpose)))
-      .returning({ key: mediaFiles.key, variants: mediaFiles.variants });
-    await tx.insert(mediaFiles).values({ key, ownerId: viewerId, communityId, purpose, contentType, size, variants });
+      .where(and(eq(mediaFiles.communityId, communityId), eq(mediaFiles.purpose, purpose), ne(mediaFiles.key, key)));
+    if (insert) await tx.insert(mediaFiles).values(insert);
     await tx
       .update(communities)
       .set({ ...set, updatedAt: new Date() })
       .where(eq(communities.id, communityId));
     await completeOnboardingTask(tx, communityId, "customization", ALL_TASKS);
-    return removed;
   });
   ctx.publicCache.clear();
-  for (const file of previous) {
-    for (const k of [file.key, ...Object.values(file.variants)]) await ctx.storage.delete(k).catch(() => {});
-  }
 }
 
 /** The icon is an SVG (SPEC §5), sanitized to an allow-list before it is stored. */
@@ -502,15 +488,19 @@ export async function replaceIcon({
   await swapCommunityImage({
     ctx,
     communityId: community.id,
-    viewerId: viewer.id,
     purpose: "icon",
     key,
-    size: clean.length,
-    contentType: "image/svg+xml",
-    variants: {},
     set: { iconUrl: url, logoUrl: url },
+    insert: {
+      key,
+      ownerId: viewer.id,
+      communityId: community.id,
+      purpose: "icon",
+      contentType: "image/svg+xml",
+      size: clean.length,
+    },
   });
-  return { url, path: key, size: clean.length, type: "image/svg+xml" };
+  return { url, path: key, key, size: clean.length, type: "image/svg+xml" };
 }
 
 /** The cover: JPEG, PNG, WebP or GIF up to 10 MB, re-encoded into the spec's variants. */
@@ -519,41 +509,35 @@ export async function replaceCover({
   viewer,
   idOrSlug,
   file,
+  name,
 }: {
   ctx: AppContext;
   viewer: Viewer;
   idOrSlug: string;
-  file: Buffer;
+  file: Readable;
+  name?: string;
 }) {
   const { community, role } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id });
   requirePermission(role, "edit_community");
-  if (file.length > COMMUNITY_LIMITS.coverMaxBytes) {
-    throw new AppError("PAYLOAD_TOO_LARGE", MSG.fileTooLarge(COMMUNITY_LIMITS.coverMaxBytes / 1024 / 1024));
-  }
-  const { keys, urls, size } = await storeImageVariants(
-    ctx.storage,
-    `community-assets/${community.id}/cover-${Date.now()}`,
-    file,
-    MSG.coverMustBeImage,
-  );
+  const stored = await receiveUpload(ctx, file, {
+    base: `community-assets/${community.id}/cover-${Date.now()}`,
+    ownerId: viewer.id,
+    communityId: community.id,
+    purpose: "cover",
+    kinds: ["image"],
+    maxBytes: COMMUNITY_LIMITS.coverMaxBytes,
+    tooLargeMessage: MSG.fileTooLarge(COMMUNITY_LIMITS.coverMaxBytes / 1024 / 1024),
+    notAllowedMessage: MSG.coverMustBeImage,
+    originalName: name,
+  });
   await swapCommunityImage({
     ctx,
     communityId: community.id,
-    viewerId: viewer.id,
     purpose: "cover",
-    key: keys.original,
-    size,
-    contentType: "image/webp",
-    variants: { medium: keys.medium, thumbnail: keys.thumbnail },
-    set: { coverUrl: urls.original, imageUrl: urls.medium },
+    key: stored.key,
+    set: { coverUrl: stored.variants!.original, imageUrl: stored.variants!.medium },
   });
-  return {
-    url: urls.original,
-    path: keys.original,
-    size,
-    type: "image/webp",
-    variants: urls,
-  };
+  return stored;
 }
 
 // ---------------------------------------------------------------------------------------------

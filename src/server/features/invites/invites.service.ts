@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { ONBOARDING_INVITES_NEEDED, ONBOARDING_TASKS } from "../../../shared/communities";
 import { MSG } from "../../../shared/messages";
+import { grantUrl } from "../../lib/media-grant";
 import type { AppContext, Viewer } from "../../context";
 import { communities, communityMembers } from "../../db/schema/index";
 import { addMember, completeOnboardingTask, roleIn, type CommunityRow } from "../../lib/community-access";
@@ -21,15 +22,17 @@ async function communityByCode(ctx: AppContext, code: string): Promise<Community
 export async function findInvite({ ctx, viewer, code }: { ctx: AppContext; viewer: Viewer | null; code: string }) {
   const c = await communityByCode(ctx, code);
   const role = await roleIn(ctx.db, c.id, viewer?.id);
+  // A private community's pictures are for members; the invitee sees them through expiring grants.
+  const picture = (url: string | null) => (c.visibility === "private" ? grantUrl(ctx.config.authSecret, url) : url);
   return {
     community: {
       id: c.id,
       slug: c.slug,
       name: c.name,
       description: c.description,
-      image_url: c.imageUrl ?? c.coverUrl,
-      icon_url: c.iconUrl,
-      cover_url: c.coverUrl,
+      image_url: picture(c.imageUrl ?? c.coverUrl),
+      icon_url: picture(c.iconUrl),
+      cover_url: picture(c.coverUrl),
       member_count: c.memberCount,
       post_count: c.postCount,
       type: c.type,

@@ -5,9 +5,11 @@ import { LIMITS } from "../../../shared/limits";
 import { createPostSchema, POST_LIMITS, updatePostSchema } from "../../../shared/posts";
 import { COMMUNITY_ROLES } from "../../../shared/roles";
 import type { AppContext } from "../../context";
-import { AppError } from "../../lib/errors";
+
 import { getLinkPreview } from "../../lib/link-preview";
-import { errorResponses } from "../../lib/schemas";
+import { errorResponses, uploadResult } from "../../lib/schemas";
+import { filePart } from "../../lib/uploads";
+import { FILE_KINDS, MB, UPLOAD_MESSAGES } from "../../../shared/uploads";
 import {
   createPost,
   deletePost,
@@ -81,13 +83,6 @@ export const postDto = z.object({
 });
 
 const page = z.object({ items: z.array(postDto), next_cursor: z.string().nullable() });
-const uploadResult = z.object({
-  url: z.string(),
-  path: z.string(),
-  size: z.number(),
-  type: z.string(),
-  variants: z.object({ original: z.string(), medium: z.string(), thumbnail: z.string() }),
-});
 
 export const postRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
@@ -164,20 +159,14 @@ export const postRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     },
     async (request) => {
       const viewer = await ctx.requireViewer(request);
-      const notImage = "File must be an image (JPEG, PNG, WebP, or GIF)";
-      if (!request.isMultipart()) throw new AppError("VALIDATION", notImage);
-      const part = await request.file({ limits: { fileSize: 10 * 1024 * 1024, files: 1 } });
-      if (!part) throw new AppError("VALIDATION", notImage);
-      let file: Buffer;
-      try {
-        file = await part.toBuffer();
-      } catch (err) {
-        if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") {
-          throw new AppError("PAYLOAD_TOO_LARGE", "File size exceeds 10MB limit");
-        }
-        throw err;
-      }
-      return uploadPostImage({ ctx, viewer, idOrSlug: request.params.communityId, file });
+      const part = await filePart(request, FILE_KINDS.image.maxMb * MB, { missing: UPLOAD_MESSAGES.notImage });
+      return uploadPostImage({
+        ctx,
+        viewer,
+        idOrSlug: request.params.communityId,
+        file: part.file,
+        name: part.filename,
+      });
     },
   );
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { ONBOARDING_TASKS } from "../../../shared/communities";
 import { LIMITS } from "../../../shared/limits";
 import { MSG } from "../../../shared/messages";
@@ -27,7 +27,9 @@ import {
   requirePermission,
 } from "../../lib/community-access";
 import { AppError } from "../../lib/errors";
-import { storeImageVariants } from "../../lib/images";
+import { receiveUpload } from "../../lib/uploads";
+import { UPLOAD_MESSAGES } from "../../../shared/uploads";
+import type { Readable } from "node:stream";
 import { requirePost, visibleTo } from "../../lib/post-access";
 import { publishPostEvent } from "../../lib/realtime";
 
@@ -367,15 +369,20 @@ export async function createPost({
       if (!cat) throw new AppError("VALIDATION", "Unknown category");
     }
     let media: PostRow["media_urls"] = [];
+    // Only files uploaded to this community's post media may be attached.
+    const prefix = `/media/community-assets/${community.id}/posts/`;
     if (type === "image" && input.images) {
-      // Only images uploaded to this community's media may be attached.
-      const prefix = `/media/community-assets/${community.id}/posts/`;
       if (input.images.some((i) => ![i.url, i.medium, i.thumbnail].every((u) => !u || u.startsWith(prefix)))) {
         throw new AppError("VALIDATION", "Images must be uploaded to this community");
       }
       media = input.images.map((i) => ({ type: "image", url: i.url, medium: i.medium, thumbnail: i.thumbnail }));
     }
-    if (type === "video" && input.video_url) media = [{ type: "video", url: input.video_url }];
+    if (type === "video" && input.video_url) {
+      if (input.video_url.startsWith("/media/") && !input.video_url.startsWith(prefix)) {
+        throw new AppError("VALIDATION", "Videos must be uploaded to this community");
+      }
+      media = [{ type: "video", url: input.video_url }];
+    }
     let poll: PollData | null = null;
     if (type === "poll" && input.poll) {
       const hours = input.poll.duration_hours;
@@ -405,6 +412,7 @@ export async function createPost({
         linkPreview: preview ?? null,
       })
       .returning({ id: posts.id });
+    await attachMedia(tx, { postId: row.id, communityId: community.id, ownerId: viewer.id, media });
     if (approved) {
       await bumpPostCount(tx, community.id, 1);
       await publishPostEvent(tx, {
@@ -510,6 +518,8 @@ export async function deletePost({ ctx, viewer, postId }: { ctx: AppContext; vie
       .set({ deletedAt: new Date(), isPinned: false })
       .where(and(eq(posts.id, postId), sql`${posts.deletedAt} IS NULL`))
       .returning({ approved: posts.isApproved });
+    // Its uploaded files go with it (a trigger on media_files queues their removal from storage).
+    if (gone.length > 0) await tx.delete(mediaFiles).where(eq(mediaFiles.postId, postId));
     if (gone[0]?.approved) {
       await bumpPostCount(tx, access.community.id, -1);
       await announce(tx, access, "post_deleted");
@@ -778,37 +788,54 @@ export async function uploadPostImage({
   viewer,
   idOrSlug,
   file,
+  name,
 }: {
   ctx: AppContext;
   viewer: Viewer;
   idOrSlug: string;
-  file: Buffer;
+  file: Readable;
+  name?: string;
 }) {
   const access = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id });
   const role = access.role ?? (access.community.visibility === "public" ? "member" : null);
   requirePermission(role, "create_post");
-  const { keys, urls, size } = await storeImageVariants(
-    ctx.storage,
-    `community-assets/${access.community.id}/posts/${randomUUID()}`,
-    file,
-    "File must be an image (JPEG, PNG, WebP, or GIF)",
-  );
-  await ctx.db.insert(mediaFiles).values({
-    key: keys.original,
+  return receiveUpload(ctx, file, {
+    base: `community-assets/${access.community.id}/posts/${randomUUID()}`,
     ownerId: viewer.id,
     communityId: access.community.id,
     purpose: "post",
-    contentType: "image/webp",
-    size,
-    variants: { medium: keys.medium, thumbnail: keys.thumbnail },
+    kinds: ["image"],
+    notAllowedMessage: UPLOAD_MESSAGES.notImage,
+    originalName: name,
   });
-  return {
-    url: urls.original,
-    path: keys.original,
-    size,
-    type: "image/webp",
-    variants: urls,
-  };
+}
+
+/**
+ * Links the post's own uploads to it, so deleting the post deletes them. Only files of this
+ * community that the author uploaded and no post holds yet are taken.
+ */
+async function attachMedia(
+  tx: Queryable,
+  {
+    postId,
+    communityId,
+    ownerId,
+    media,
+  }: { postId: string; communityId: string; ownerId: string; media: PostRow["media_urls"] },
+) {
+  const keys = media.filter((m) => m.url.startsWith("/media/")).map((m) => m.url.slice("/media/".length));
+  if (keys.length === 0) return;
+  await tx
+    .update(mediaFiles)
+    .set({ postId })
+    .where(
+      and(
+        inArray(mediaFiles.key, keys),
+        eq(mediaFiles.communityId, communityId),
+        eq(mediaFiles.ownerId, ownerId),
+        isNull(mediaFiles.postId),
+      ),
+    );
 }
 
 export const POST_MAX_IMAGES = POST_LIMITS.imagesMax;

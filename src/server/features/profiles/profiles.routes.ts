@@ -12,7 +12,8 @@ import type { AppContext } from "../../context";
 import { isUsernameTaken } from "../../lib/auth";
 import { AppError } from "../../lib/errors";
 import { RATE_RULES } from "../../lib/rate-limit";
-import { errorResponses } from "../../lib/schemas";
+import { errorResponses, uploadResult } from "../../lib/schemas";
+import { filePart } from "../../lib/uploads";
 import {
   findMe,
   findNotificationSettings,
@@ -67,14 +68,6 @@ const settingsDto = z.object({
     z.string(),
     z.object({ posts: z.boolean(), comments: z.boolean(), announcements: z.boolean(), events: z.boolean() }),
   ),
-});
-
-const uploadResult = z.object({
-  url: z.string(),
-  path: z.string(),
-  size: z.number(),
-  type: z.string(),
-  variants: z.object({ original: z.string(), medium: z.string(), thumbnail: z.string() }),
 });
 
 export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -173,18 +166,11 @@ export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     },
     async (request) => {
       const viewer = await ctx.requireViewer(request);
-      if (!request.isMultipart()) throw new AppError("VALIDATION", MSG.avatarNotImage);
-      const part = await request.file({ limits: { fileSize: LIMITS.avatarMaxBytes, files: 1 } });
-      if (!part) throw new AppError("VALIDATION", MSG.avatarNotImage);
-      let buffer: Buffer;
-      try {
-        buffer = await part.toBuffer();
-      } catch (err) {
-        if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE")
-          throw new AppError("PAYLOAD_TOO_LARGE", MSG.avatarTooLarge);
-        throw err;
-      }
-      return replaceAvatar({ ctx, userId: viewer.id, file: buffer });
+      const part = await filePart(request, LIMITS.avatarMaxBytes, {
+        missing: MSG.avatarNotImage,
+        tooLarge: MSG.avatarTooLarge,
+      });
+      return replaceAvatar({ ctx, userId: viewer.id, file: part.file, name: part.filename });
     },
   );
 

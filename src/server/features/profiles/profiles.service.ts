@@ -1,11 +1,12 @@
-import { and, eq, sql } from "drizzle-orm";
+import type { Readable } from "node:stream";
+import { and, eq, ne, sql } from "drizzle-orm";
 import { LIMITS } from "../../../shared/limits";
 import { MSG } from "../../../shared/messages";
 import type { NotificationSettingsUpdate, ProfileUpdate } from "../../../shared/validation";
 import type { AppContext, Viewer } from "../../context";
 import { isUsernameTaken } from "../../lib/auth";
 import { AppError, notFound } from "../../lib/errors";
-import { storeImageVariants } from "../../lib/images";
+import { receiveUpload } from "../../lib/uploads";
 import { mediaFiles, user, userNotificationSettings, userProfiles } from "../../db/schema/index";
 
 type ProfileRow = typeof userProfiles.$inferSelect;
@@ -117,32 +118,33 @@ export async function findPublicProfile({ ctx, username }: { ctx: AppContext; us
   };
 }
 
-/** Re-encodes the avatar into the spec's variants, stores them, and removes the previous avatar's files. */
-export async function replaceAvatar({ ctx, userId, file }: { ctx: AppContext; userId: string; file: Buffer }) {
-  if (file.length > LIMITS.avatarMaxBytes) throw new AppError("PAYLOAD_TOO_LARGE", MSG.avatarTooLarge);
-  const { keys, urls, size } = await storeImageVariants(
-    ctx.storage,
-    `user-avatars/${userId}/avatar-${Date.now()}`,
-    file,
-    MSG.avatarNotImage,
-  );
-  await swapAvatar({
-    ctx,
-    userId,
-    next: {
-      url: urls.medium,
-      key: keys.original,
-      size,
-      variants: { medium: keys.medium, thumbnail: keys.thumbnail },
-    },
+/** Re-encodes the avatar into the spec's variants, stores them, and retires the previous avatar (its files go with its row). */
+export async function replaceAvatar({
+  ctx,
+  userId,
+  file,
+  name,
+}: {
+  ctx: AppContext;
+  userId: string;
+  file: Readable;
+  name?: string;
+}) {
+  const stored = await receiveUpload(ctx, file, {
+    base: `user-avatars/${userId}/avatar-${Date.now()}`,
+    ownerId: userId,
+    communityId: null,
+    purpose: "avatar",
+    kinds: ["image"],
+    maxBytes: LIMITS.avatarMaxBytes,
+    tooLargeMessage: MSG.avatarTooLarge,
+    notAllowedMessage: MSG.avatarNotImage,
+    originalName: name,
   });
-  return {
-    url: urls.medium,
-    path: keys.original,
-    size,
-    type: "image/webp",
-    variants: urls,
-  };
+  // The profile shows the medium variant; the answer names it as the url, as the profile does.
+  const url = stored.variants!.medium;
+  await swapAvatar({ ctx, userId, next: { url, key: stored.key } });
+  return { ...stored, url };
 }
 
 export async function removeAvatar({ ctx, userId }: { ctx: AppContext; userId: string }) {
@@ -150,8 +152,9 @@ export async function removeAvatar({ ctx, userId }: { ctx: AppContext; userId: s
 }
 
 /**
- * Points the profile at a new avatar (or none) in one transaction, then deletes the previous
- * avatar's files: a crash in between leaves orphan files, never a profile pointing at nothing.
+ * Points the profile at a new avatar (or none) and removes the rows of the others in one
+ * transaction; a trigger queues their files' removal, so a crash never leaves the profile pointing
+ * at nothing nor files behind.
  */
 async function swapAvatar({
   ctx,
@@ -160,32 +163,23 @@ async function swapAvatar({
 }: {
   ctx: AppContext;
   userId: string;
-  next: { url: string; key: string; size: number; variants: Record<string, string> } | null;
+  next: { url: string; key: string } | null;
 }) {
-  const previous = await ctx.db.transaction(async (tx) => {
-    const removed = await tx
+  await ctx.db.transaction(async (tx) => {
+    await tx
       .delete(mediaFiles)
-      .where(and(eq(mediaFiles.ownerId, userId), eq(mediaFiles.purpose, "avatar")))
-      .returning({ key: mediaFiles.key, variants: mediaFiles.variants });
-    if (next) {
-      await tx.insert(mediaFiles).values({
-        key: next.key,
-        ownerId: userId,
-        purpose: "avatar",
-        contentType: "image/webp",
-        size: next.size,
-        variants: next.variants,
-      });
-    }
+      .where(
+        and(
+          eq(mediaFiles.ownerId, userId),
+          eq(mediaFiles.purpose, "avatar"),
+          next ? ne(mediaFiles.key, next.key) : undefined,
+        ),
+      );
     const url = next?.url ?? null;
     await tx.update(userProfiles).set({ avatarUrl: url, updatedAt: new Date() }).where(eq(userProfiles.userId, userId));
     await tx.update(user).set({ image: url }).where(eq(user.id, userId));
-    return removed;
   });
   ctx.viewer.evictUser(userId);
-  for (const file of previous) {
-    for (const key of [file.key, ...Object.values(file.variants)]) await ctx.storage.delete(key).catch(() => {});
-  }
 }
 
 type SettingsRow = typeof userNotificationSettings.$inferSelect;

@@ -112,8 +112,8 @@ export function PostComposer({
           type,
           images: images.map((i) => ({
             url: i.result!.url,
-            medium: i.result!.variants.medium,
-            thumbnail: i.result!.variants.thumbnail,
+            medium: i.result!.variants!.medium,
+            thumbnail: i.result!.variants!.thumbnail,
           })),
         };
       }

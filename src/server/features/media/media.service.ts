@@ -1,0 +1,137 @@
+import { createHash } from "node:crypto";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { ROLE_RANK, isRole } from "../../../shared/roles";
+import type { AppContext } from "../../context";
+import { visibleTo } from "../../lib/post-access";
+
+export const MEDIA_TYPES: Record<string, string> = {
+  ".webp": "image/webp",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".png": "image/png",
+  ".gif": "image/gif",
+  ".svg": "image/svg+xml",
+  ".mp4": "video/mp4",
+  ".m4v": "video/mp4",
+  ".webm": "video/webm",
+  ".mov": "video/quicktime",
+  ".avi": "video/x-msvideo",
+  ".pdf": "application/pdf",
+  ".doc": "application/msword",
+  ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+};
+
+export const mediaType = (key: string) => MEDIA_TYPES[path.extname(key).toLowerCase()] ?? "application/octet-stream";
+
+/** Who may read a stored file: anyone (cacheable forever), only some signed-in people, or no one. */
+export type MediaAccess = "public" | "restricted" | "denied";
+
+/** The key of the row a variant belongs to (`x-medium.webp` and `x-thumbnail.webp` belong to `x.webp`). */
+const rowKey = (key: string) => key.replace(/-(medium|thumbnail)\.webp$/, ".webp");
+
+const COMMUNITY_KEY = /^community-assets\/([0-9a-f-]{36})\//;
+
+/**
+ * Decides from the key's folder and, for community files, one query: the community's visibility,
+ * the viewer's role, and the file's row with the post or lesson it belongs to. Files of a private
+ * community reach members only; a post's files follow the post's visibility and approval; a
+ * lesson's files follow the course's access. Files without a ready row (unfinished uploads,
+ * replaced or deleted ones waiting for removal) are served to no one.
+ */
+export async function mediaAccess(
+  ctx: AppContext,
+  key: string,
+  viewerId: string | null,
+  opts: { ignoreCommunityVisibility?: boolean } = {},
+): Promise<MediaAccess> {
+  if (key.startsWith("incoming/")) return "denied";
+  if (key.startsWith("user-avatars/") || key.startsWith("user-uploads/")) {
+    return (await fileStatus(ctx, rowKey(key))) === "ready" ? "public" : "denied";
+  }
+  const m = COMMUNITY_KEY.exec(key);
+  if (!m) return "denied";
+  const res = await ctx.db.execute<{
+    c_visibility: string;
+    role: string | null;
+    status: string | null;
+    post_id: string | null;
+    p_visibility: "public" | "members" | "admins" | null;
+    p_approved: boolean | null;
+    p_deleted: boolean | null;
+    p_author: string | null;
+    lesson_id: string | null;
+    l_preview: boolean | null;
+    course_price: number | null;
+    course_status: string | null;
+    purchased: boolean | null;
+  }>(sql`
+    SELECT c.visibility AS c_visibility, mem.role, f.status, f.post_id,
+           p.visibility AS p_visibility, p.is_approved AS p_approved, p.deleted_at IS NOT NULL AS p_deleted,
+           p.author_id AS p_author, f.lesson_id, l.is_preview AS l_preview,
+           co.price::float8 AS course_price, co.status AS course_status,
+           EXISTS (SELECT 1 FROM course_purchases cp WHERE cp.course_id = co.id AND cp.user_id = ${viewerId ?? ""}) AS purchased
+      FROM communities c
+      LEFT JOIN community_members mem ON mem.community_id = c.id AND mem.user_id = ${viewerId ?? ""}
+      LEFT JOIN media_files f ON f.key = ${rowKey(key)}
+      LEFT JOIN posts p ON p.id = f.post_id
+      LEFT JOIN course_lessons l ON l.id = f.lesson_id
+      LEFT JOIN course_modules mo ON mo.id = l.module_id
+      LEFT JOIN courses co ON co.id = mo.course_id
+     WHERE c.id = ${m[1]}`);
+  const r = res.rows[0];
+  if (!r) return "denied";
+  // Only recorded, finished files are served: a replaced icon's row is gone at once, its files soon.
+  if (r.status !== "ready") return "denied";
+  const role = isRole(r.role) ? r.role : null;
+  if (r.c_visibility === "private" && !role && !opts.ignoreCommunityVisibility) return "denied";
+  let restricted = r.c_visibility === "private";
+  if (r.post_id) {
+    if (r.p_deleted) return "denied";
+    if (!visibleTo(role).includes(r.p_visibility!)) return "denied";
+    const moderator = role !== null && ROLE_RANK[role] >= ROLE_RANK.moderator;
+    if (!r.p_approved && r.p_author !== viewerId && !moderator) return "denied";
+    if (r.p_visibility !== "public" || !r.p_approved) restricted = true;
+  }
+  if (r.lesson_id) {
+    const staff = role !== null && ROLE_RANK[role] >= ROLE_RANK.admin;
+    if (!staff) {
+      if (!role || r.course_status !== "published") return "denied";
+      if ((r.course_price ?? 0) > 0 && !r.l_preview && !r.purchased) return "denied";
+    }
+    restricted = true;
+  }
+  return restricted ? "restricted" : "public";
+}
+
+async function fileStatus(ctx: AppContext, key: string): Promise<string | null> {
+  const res = await ctx.db.execute<{ status: string }>(sql`SELECT status FROM media_files WHERE key = ${key}`);
+  return res.rows[0]?.status ?? null;
+}
+
+/** A strong validator for an immutable key. */
+export const etagOf = (key: string) => `"${createHash("sha1").update(key).digest("base64url").slice(0, 22)}"`;
+
+/** One `bytes=a-b`, `bytes=a-` or `bytes=-n` range; multi-ranges are served whole. */
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | "invalid" | null {
+  if (!header) return null;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m) return null;
+  let start: number;
+  let end: number;
+  if (m[1] === "") {
+    if (m[2] === "") return "invalid";
+    const suffix = Number(m[2]);
+    if (suffix === 0) return "invalid";
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  if (start > end || start >= size) return "invalid";
+  return { start, end };
+}

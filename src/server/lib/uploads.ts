@@ -1,0 +1,386 @@
+import { randomUUID } from "node:crypto";
+import { Readable, Transform, type TransformCallback } from "node:stream";
+import type { MultipartFile } from "@fastify/multipart";
+import { and, eq, sql } from "drizzle-orm";
+import type { FastifyRequest } from "fastify";
+import { fileTypeFromBuffer } from "file-type";
+import {
+  acceptedExtensions,
+  FILE_KINDS,
+  type FileKind,
+  kindOfMime,
+  MB,
+  UPLOAD_MESSAGES as UM,
+} from "../../shared/uploads";
+import type { AppContext } from "../context";
+import { jobs, mediaFiles } from "../db/schema/index";
+import { AppError } from "./errors";
+import { inspectImage, renderVariants } from "./images";
+
+export type MediaPurpose = (typeof mediaFiles.$inferInsert)["purpose"];
+
+/** What every upload answers (SPEC §3 uploaded file result); images add their variants' URLs. */
+export type UploadResult = {
+  url: string;
+  path: string;
+  key: string;
+  size: number;
+  type: string;
+  variants?: { original: string; medium: string; thumbnail: string };
+};
+
+/** Room for the multipart boundary and the small fields around a file. */
+const MULTIPART_OVERHEAD = 64 * 1024;
+const SNIFF_BYTES = 64 * 1024;
+
+const tooLarge = (maxBytes: number, message?: string) =>
+  new AppError("PAYLOAD_TOO_LARGE", message ?? UM.fileSizeExceeds(Math.round(maxBytes / MB)));
+
+/** Refuses names that try to be paths or carry control characters (the key is always made by the server). */
+export function checkFileName(name: string | undefined): void {
+  if (!name) return;
+  // eslint-disable-next-line no-control-regex
+  if (name.length > 255 || /[\u0000-\u001f\u007f/\\]/.test(name) || name === "." || name === "..") {
+    throw new AppError("VALIDATION", "Invalid file name");
+  }
+}
+
+/**
+ * The one file part of a multipart request, before its bytes are read. A Content-Length already
+ * above the limit is refused at once, without reading the body. Fields must come before the file.
+ */
+export async function filePart(
+  request: FastifyRequest,
+  maxBytes: number,
+  messages: { missing?: string; tooLarge?: string } = {},
+): Promise<MultipartFile> {
+  if (!request.isMultipart()) throw new AppError("VALIDATION", messages.missing ?? UM.noFile);
+  const length = Number(request.headers["content-length"] ?? 0);
+  if (length > maxBytes + MULTIPART_OVERHEAD) throw tooLarge(maxBytes, messages.tooLarge);
+  // One byte over the limit reaches the caller's counter, which refuses it while streaming.
+  const part = await request.file({ limits: { fileSize: maxBytes + 1, files: 1, fields: 10, fieldSize: 4096 } });
+  if (!part) throw new AppError("VALIDATION", messages.missing ?? UM.noFile);
+  checkFileName(part.filename);
+  return part;
+}
+
+/** A small file's bytes (an SVG icon), read with the size enforced while streaming. */
+export async function readFilePart(
+  request: FastifyRequest,
+  maxBytes: number,
+  messages: { missing?: string; tooLarge?: string } = {},
+): Promise<Buffer> {
+  const part = await filePart(request, maxBytes, messages);
+  const tooBig = () => tooLarge(maxBytes, messages.tooLarge);
+  const buffer = await collect(part.file, maxBytes, tooBig);
+  if (buffer.length === 0) throw new AppError("VALIDATION", UM.emptyFile);
+  return buffer;
+}
+
+/** A field sent before the file, as text. */
+export function fieldOf(part: MultipartFile, name: string): string | undefined {
+  const f = part.fields[name];
+  const one = Array.isArray(f) ? f[0] : f;
+  return one && one.type === "field" && typeof one.value === "string" ? one.value : undefined;
+}
+
+/** Passes bytes through and fails the stream as soon as more than `max` went by. */
+export class ByteLimit extends Transform {
+  bytes = 0;
+  constructor(
+    private readonly max: number,
+    private readonly error: () => Error,
+  ) {
+    super();
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback) {
+    this.bytes += chunk.length;
+    if (this.bytes > this.max) return done(this.error());
+    done(null, chunk);
+  }
+}
+
+/** Reads the first `n` bytes and gives back a stream that replays them followed by the rest. */
+export async function peek(stream: Readable, n: number): Promise<{ head: Buffer; rest: Readable; ended: boolean }> {
+  const chunks: Buffer[] = [];
+  let have = 0;
+  const iterator = stream[Symbol.asyncIterator]();
+  let ended = false;
+  while (have < n) {
+    const next = await iterator.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
+    chunks.push(chunk);
+    have += chunk.length;
+  }
+  const head = Buffer.concat(chunks);
+  async function* replay() {
+    yield head;
+    if (ended) return;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield next.value as Buffer;
+    }
+  }
+  return { head: head.subarray(0, n), rest: Readable.from(replay(), { objectMode: false }), ended };
+}
+
+export type Sniffed = { kind: FileKind; mime: string; ext: string };
+
+/**
+ * The type from the bytes, never from the name or the declared type. Images are only candidates
+ * here: they are accepted when sharp decodes and re-encodes them.
+ */
+export async function sniff(head: Buffer): Promise<Sniffed | null> {
+  const found = await fileTypeFromBuffer(head).catch(() => undefined);
+  if (!found) return null;
+  const mime = found.mime === "video/vnd.avi" ? "video/x-msvideo" : found.mime;
+  let kind = kindOfMime(mime);
+  let ext = found.ext as string;
+  if (!kind && found.ext === "cfb") {
+    // Word 97-2003 files are OLE compound files; file-type names only the container.
+    kind = "document";
+    ext = "doc";
+    return { kind, mime: "application/msword", ext };
+  }
+  if (!kind) return null;
+  if (ext === "qt") ext = "mov";
+  return { kind, mime, ext };
+}
+
+/** Everything an upload needs to know about where it goes. */
+export type UploadTarget = {
+  /** The key without extension, e.g. `community-assets/{id}/posts/{uuid}`. */
+  base: string;
+  ownerId: string;
+  communityId: string | null;
+  purpose: MediaPurpose;
+  kinds: readonly FileKind[];
+  /** An overall cap below the kind's own (avatar 5 MB, cover 10 MB). */
+  maxBytes?: number;
+  tooLargeMessage?: string;
+  notAllowedMessage?: string;
+  originalName?: string;
+  /** A row reserved by a presigned-url answer, which this upload fills in instead of adding one. */
+  reservedId?: string;
+  /** For a reserved video or document: the key promised, which the content's real type must match. */
+  expectKey?: string;
+};
+
+const limitFor = (kind: FileKind, target: UploadTarget) =>
+  Math.min(FILE_KINDS[kind].maxMb * MB, target.maxBytes ?? Infinity);
+
+/**
+ * Streams an upload into storage: sniffs the first bytes, refuses what the target does not take,
+ * enforces the kind's size while streaming (video never sits in memory), re-encodes images into
+ * variants through the durable queue, and records the file. Nothing is stored when anything fails.
+ */
+export async function receiveUpload(ctx: AppContext, stream: Readable, target: UploadTarget): Promise<UploadResult> {
+  try {
+    return await receive(ctx, stream, target);
+  } catch (err) {
+    // A reservation is used up by a failed upload too; its row goes (and with it anything half-made).
+    if (target.reservedId) await ctx.db.delete(mediaFiles).where(eq(mediaFiles.id, target.reservedId));
+    throw err;
+  }
+}
+
+async function receive(ctx: AppContext, stream: Readable, target: UploadTarget): Promise<UploadResult> {
+  const overall = Math.max(...target.kinds.map((k) => limitFor(k, target)));
+  const counted = stream.pipe(new ByteLimit(overall, () => tooLarge(overall, target.tooLargeMessage)));
+  stream.on("error", (err) => counted.destroy(err));
+  const { head, rest, ended } = await peek(counted, SNIFF_BYTES);
+  if (head.length === 0) throw new AppError("VALIDATION", target.notAllowedMessage ?? UM.emptyFile);
+  const found = await sniff(head);
+  if (!found || !target.kinds.includes(found.kind)) {
+    rest.destroy();
+    stream.resume();
+    throw new AppError("VALIDATION", target.notAllowedMessage ?? UM.invalidFileType(acceptedExtensions(target.kinds)));
+  }
+  const limit = limitFor(found.kind, target);
+  const tooBig = () => tooLarge(limit, target.tooLargeMessage);
+  if (found.kind === "image") {
+    const buffer = ended ? head : await collect(rest, limit, tooBig);
+    if (buffer.length > limit) throw tooBig();
+    return storeImage(ctx, buffer, target);
+  }
+  const key = `${target.base}.${found.ext}`;
+  if (target.expectKey && key !== target.expectKey) {
+    rest.destroy();
+    stream.resume();
+    throw new AppError("VALIDATION", target.notAllowedMessage ?? UM.invalidFileType(acceptedExtensions(target.kinds)));
+  }
+  const limited = rest.pipe(new ByteLimit(limit, tooBig));
+  rest.on("error", (err) => limited.destroy(err));
+  const { size } = await ctx.storage.put(key, limited, found.mime);
+  const row = {
+    key,
+    ownerId: target.ownerId,
+    communityId: target.communityId,
+    purpose: target.purpose,
+    contentType: found.mime,
+    size,
+    originalName: target.originalName ?? null,
+    status: "ready" as const,
+  };
+  if (target.reservedId) await ctx.db.update(mediaFiles).set(row).where(eq(mediaFiles.id, target.reservedId));
+  else await ctx.db.insert(mediaFiles).values(row);
+  return { url: ctx.storage.publicUrl(key), path: key, key, size, type: found.mime };
+}
+
+async function collect(stream: Readable, limit: number, tooBig: () => Error): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      stream.destroy();
+      throw tooBig();
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+type VariantJob = { mediaId: string; incoming: string; base: string };
+
+/** How long an inline image job may take before the worker treats its process as gone and runs it. */
+const INLINE_LEASE_MS = 2 * 60_000;
+
+/**
+ * An image, durably: the raw bytes and a queued job are saved first, then the variants are made
+ * (in a bounded pool) and the file turns ready. If the process dies in between, the job worker
+ * finishes the work later; until then nothing of it is served.
+ */
+export async function storeImage(ctx: AppContext, buffer: Buffer, target: UploadTarget): Promise<UploadResult> {
+  await inspectImage(buffer, target.notAllowedMessage ?? UM.notImage);
+  const incoming = `incoming/${randomUUID()}`;
+  await ctx.storage.put(incoming, buffer, "application/octet-stream");
+  const keys = variantKeys(target.base);
+  const { mediaId, jobId } = await ctx.db.transaction(async (tx) => {
+    const values = {
+      key: keys.original,
+      ownerId: target.ownerId,
+      communityId: target.communityId,
+      purpose: target.purpose,
+      contentType: "image/webp",
+      size: buffer.length,
+      variants: { medium: keys.medium, thumbnail: keys.thumbnail },
+      originalName: target.originalName ?? null,
+      status: "processing" as const,
+    };
+    const [row] = target.reservedId
+      ? await tx
+          .update(mediaFiles)
+          .set(values)
+          .where(eq(mediaFiles.id, target.reservedId))
+          .returning({ id: mediaFiles.id })
+      : await tx.insert(mediaFiles).values(values).returning({ id: mediaFiles.id });
+    const payload: VariantJob = { mediaId: row.id, incoming, base: target.base };
+    const [job] = await tx
+      .insert(jobs)
+      .values({ queue: "media.variants", payload, runAt: new Date(Date.now() + INLINE_LEASE_MS) })
+      .returning({ id: jobs.id });
+    return { mediaId: row.id, jobId: job.id };
+  });
+  try {
+    const size = await makeVariants(ctx, { mediaId, incoming, base: target.base }, buffer);
+    return {
+      url: ctx.storage.publicUrl(keys.original),
+      path: keys.original,
+      key: keys.original,
+      size,
+      type: "image/webp",
+      variants: {
+        original: ctx.storage.publicUrl(keys.original),
+        medium: ctx.storage.publicUrl(keys.medium),
+        thumbnail: ctx.storage.publicUrl(keys.thumbnail),
+      },
+    };
+  } finally {
+    // Done either way (made, or refused and removed): the worker has nothing left to do.
+    await ctx.db
+      .update(jobs)
+      .set({ doneAt: new Date() })
+      .where(and(eq(jobs.id, jobId), sql`done_at IS NULL`));
+  }
+}
+
+export const variantKeys = (base: string) => ({
+  original: `${base}.webp`,
+  medium: `${base}-medium.webp`,
+  thumbnail: `${base}-thumbnail.webp`,
+});
+
+/**
+ * Renders and stores the variants, then marks the file ready and drops the raw bytes. Safe to run
+ * twice (same keys, atomic writes). A file that does not decode is removed with its row.
+ */
+async function makeVariants(ctx: AppContext, job: VariantJob, bytes?: Buffer): Promise<number> {
+  const buffer = bytes ?? (await readAll(ctx, job.incoming));
+  if (!buffer) {
+    await ctx.db.delete(mediaFiles).where(and(eq(mediaFiles.id, job.mediaId), eq(mediaFiles.status, "processing")));
+    return 0;
+  }
+  const keys = variantKeys(job.base);
+  let variants;
+  try {
+    variants = await renderVariants(buffer, UM.notImage);
+  } catch (err) {
+    await ctx.db.delete(mediaFiles).where(eq(mediaFiles.id, job.mediaId));
+    await ctx.storage.delete(job.incoming);
+    throw err;
+  }
+  await Promise.all([
+    ctx.storage.put(keys.original, variants.original, "image/webp"),
+    ctx.storage.put(keys.medium, variants.medium, "image/webp"),
+    ctx.storage.put(keys.thumbnail, variants.thumbnail, "image/webp"),
+  ]);
+  const done = await ctx.db
+    .update(mediaFiles)
+    .set({ status: "ready", size: variants.original.length })
+    .where(eq(mediaFiles.id, job.mediaId))
+    .returning({ id: mediaFiles.id });
+  if (done.length === 0) {
+    // The row went meanwhile (its post or community was deleted): the files go too.
+    await Promise.all(Object.values(keys).map((k) => ctx.storage.delete(k)));
+  }
+  await ctx.storage.delete(job.incoming);
+  return variants.original.length;
+}
+
+async function readAll(ctx: AppContext, key: string): Promise<Buffer | null> {
+  const object = await ctx.storage.get(key);
+  if (!object) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of object.stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** The job handlers of this module: finishing interrupted images, and removing deleted files. */
+export function mediaJobHandlers(ctx: AppContext) {
+  return {
+    "media.variants": async (payload: Record<string, unknown>) => {
+      try {
+        await makeVariants(ctx, payload as VariantJob);
+      } catch (err) {
+        // A file that does not decode was removed; there is nothing to retry.
+        if (!(err instanceof AppError)) throw err;
+      }
+    },
+    "media.delete": async (payload: Record<string, unknown>) => {
+      const keys = (payload.keys as string[] | undefined) ?? [];
+      const prefixes = (payload.prefixes as string[] | undefined) ?? [];
+      for (const key of keys) await ctx.storage.delete(key).catch(ignoreBadKey);
+      for (const prefix of prefixes) await ctx.storage.deletePrefix(prefix).catch(ignoreBadKey);
+    },
+  };
+}
+
+const ignoreBadKey = (err: unknown) => {
+  if (!(err instanceof AppError)) throw err;
+};
