@@ -58,7 +58,11 @@ export async function filePart(
   const length = Number(request.headers["content-length"] ?? 0);
   if (length > maxBytes + MULTIPART_OVERHEAD) throw tooLarge(maxBytes, messages.tooLarge);
   // One byte over the limit reaches the caller's counter, which refuses it while streaming.
-  const part = await request.file({ limits: { fileSize: maxBytes + 1, files: 1, fields: 10, fieldSize: 4096 } });
+  // preservePath: the name as sent, so a name that tries to be a path is refused, not quietly cut.
+  const part = await request.file({
+    preservePath: true,
+    limits: { fileSize: maxBytes + 1, files: 1, fields: 10, fieldSize: 4096 },
+  });
   if (!part) throw new AppError("VALIDATION", messages.missing ?? UM.noFile);
   checkFileName(part.filename);
   return part;

@@ -142,11 +142,14 @@ export function firstLink(text: string): string {
   return m[0];
 }
 
-/** A multipart/form-data body with one file in the field `file`. */
-export function multipart(filename: string, contentType: string, data: Buffer) {
+/** A multipart/form-data body with text fields first, then one file in the field `file`. */
+export function multipart(filename: string, contentType: string, data: Buffer, fields: Record<string, string> = {}) {
   const boundary = "----hearthtest" + Math.random().toString(16).slice(2);
+  const fieldParts = Object.entries(fields)
+    .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+    .join("");
   const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`,
+    `${fieldParts}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return { payload: Buffer.concat([head, data, tail]), contentType: `multipart/form-data; boundary=${boundary}` };
@@ -158,8 +161,9 @@ export async function upload(
   url: string,
   cookie: string | undefined,
   file: { name: string; type: string; data: Buffer },
+  fields: Record<string, string> = {},
 ) {
-  const body = multipart(file.name, file.type, file.data);
+  const body = multipart(file.name, file.type, file.data, fields);
   const res = await t.app.inject({
     method: "POST",
     url,
