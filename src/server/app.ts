@@ -35,7 +35,7 @@ import { realtimeRoutes } from "./features/realtime/realtime.routes";
 import { createAuth } from "./lib/auth";
 import { AppError, codeForStatus, unauthorized } from "./lib/errors";
 import { JobWorker } from "./lib/jobs";
-import { mediaJobHandlers } from "./lib/uploads";
+import { mediaJobHandlers, sweepMedia } from "./lib/uploads";
 import { PgListener } from "./lib/pg-listener";
 import { createMailer } from "./lib/mail";
 import { FEED_CHANNEL, PublicCache } from "./lib/public-cache";
@@ -74,6 +74,19 @@ const CSP_DIRECTIVES = {
   frameSrc: ["https://www.youtube-nocookie.com", "https://www.youtube.com", "https://player.vimeo.com"],
   upgradeInsecureRequests: null,
 };
+
+/** With S3 storage, browsers PUT direct uploads to it and play videos from its signed URLs. */
+function cspFor(config: Config) {
+  if (!config.s3) return CSP_DIRECTIVES;
+  const origin = config.s3.endpoint
+    ? new URL(config.s3.endpoint).origin
+    : `https://${config.s3.bucket}.s3.${config.s3.region}.amazonaws.com`;
+  return {
+    ...CSP_DIRECTIVES,
+    connectSrc: [...CSP_DIRECTIVES.connectSrc, origin],
+    mediaSrc: [...CSP_DIRECTIVES.mediaSrc, origin],
+  };
+}
 
 export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   const { config, database } = opts;
@@ -133,7 +146,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   worker.register(mediaJobHandlers(ctx));
 
   await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+    contentSecurityPolicy: { useDefaults: false, directives: cspFor(config) },
     strictTransportSecurity: { maxAge: 31536000, includeSubDomains: true },
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
     crossOriginEmbedderPolicy: false,
@@ -277,7 +290,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
     return reply.type("text/html").sendFile("index.html");
   });
 
+  // Media housekeeping (lib/uploads sweepMedia): hourly where jobs run, first a minute after start.
+  let sweeper: NodeJS.Timeout | undefined;
+  const sweep = () => {
+    sweepMedia(ctx, { dataDir: config.dataDir }).catch((err) => app.log.error({ err }, "media sweep failed"));
+    sweeper = setTimeout(sweep, 3_600_000).unref();
+  };
+  if (opts.startWorker !== false) sweeper = setTimeout(sweep, 60_000).unref();
   app.addHook("onClose", async () => {
+    if (sweeper) clearTimeout(sweeper);
     await worker.stop();
     await listener.stop();
   });

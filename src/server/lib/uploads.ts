@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import path from "node:path";
 import { Readable, Transform, type TransformCallback } from "node:stream";
 import type { MultipartFile } from "@fastify/multipart";
 import { and, eq, sql } from "drizzle-orm";
@@ -16,6 +17,7 @@ import type { AppContext } from "../context";
 import { jobs, mediaFiles } from "../db/schema/index";
 import { AppError } from "./errors";
 import { inspectImage, renderVariants } from "./images";
+import { sweepDiskTemporaries } from "./storage";
 
 export type MediaPurpose = (typeof mediaFiles.$inferInsert)["purpose"];
 
@@ -388,3 +390,21 @@ export function mediaJobHandlers(ctx: AppContext) {
 const ignoreBadKey = (err: unknown) => {
   if (!(err instanceof AppError)) throw err;
 };
+
+/**
+ * Housekeeping, hourly in every process that runs jobs: reservations nobody used, post uploads no
+ * post took within a day, and temporary files a crash left on disk. Rows go; the trigger on
+ * media_files queues their files' removal.
+ */
+export async function sweepMedia(ctx: AppContext, opts: { dataDir?: string } = {}) {
+  const stale = await ctx.db.execute<{ n: number }>(sql`
+    WITH gone AS (
+      DELETE FROM media_files
+       WHERE (status = 'pending' AND created_at < now() - interval '1 hour')
+          OR (purpose = 'post' AND post_id IS NULL AND status = 'ready' AND created_at < now() - interval '1 day')
+      RETURNING 1)
+    SELECT count(*)::int AS n FROM gone`);
+  const temporaries =
+    ctx.storage.kind === "disk" && opts.dataDir ? await sweepDiskTemporaries(path.join(opts.dataDir, "media")) : 0;
+  return { rows: stale.rows[0]?.n ?? 0, temporaries };
+}

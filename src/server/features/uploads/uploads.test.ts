@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "../../../shared/messages";
 import { UPLOAD_MESSAGES as UM } from "../../../shared/uploads";
 import type { S3Settings } from "../../lib/storage";
+import { sweepMedia } from "../../lib/uploads";
 import { api, createTestApp, multipart, ORIGIN, signedInUser, upload, type TestApp } from "../../test/harness";
 import { startS3Server } from "../../test/s3-server";
 
@@ -622,6 +623,35 @@ describe.each<Backend>([{ name: "disk" }, { name: "s3", settings: s3.settings }]
       await t.app.ctx.worker.runOnce();
       expect((await storedKeys(t, backend.settings)).filter((k) => k.includes(c.id))).toEqual([]);
     });
+  });
+
+  it("sweeps unused reservations and post uploads no post took, never a post's files", async () => {
+    const taken = await post(member.cookie, { name: "a.jpg", type: "image/jpeg", data: jpeg }, forPosts());
+    await api(t.app).post(
+      `/api/communities/${community.id}/posts`,
+      { type: "image", content: "kept", images: [{ url: taken.body.url }] },
+      { cookie: member.cookie },
+    );
+    const orphan = await post(member.cookie, { name: "b.jpg", type: "image/jpeg", data: jpeg }, forPosts());
+    const reserved = await api(t.app).post(
+      "/api/upload/presigned-url",
+      { fileName: "c.mp4", fileType: "video/mp4", communityId: community.id, uploadType: "posts", fileSize: 100 },
+      { cookie: member.cookie },
+    );
+    // A day and an hour later.
+    await t.database.pool.query(`UPDATE media_files SET created_at = now() - interval '25 hours' WHERE key = ANY($1)`, [
+      [taken.body.path, orphan.body.path, reserved.body.key],
+    ]);
+    const swept = await sweepMedia(t.app.ctx, { dataDir: t.config.dataDir });
+    expect(swept.rows).toBeGreaterThanOrEqual(2);
+    const left = (await t.database.pool.query(`SELECT key FROM media_files`)).rows.map((r) => r.key);
+    expect(left).toContain(taken.body.path);
+    expect(left).not.toContain(orphan.body.path);
+    expect(left).not.toContain(reserved.body.key);
+    await t.app.ctx.worker.runOnce();
+    const stored = await storedKeys(t, backend.settings);
+    expect(stored).toContain(taken.body.path);
+    expect(stored).not.toContain(orphan.body.path);
   });
 
   it("finishes an image whose process died half-way, and serves nothing of it until then", async () => {
