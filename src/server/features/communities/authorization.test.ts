@@ -29,6 +29,8 @@ type Case = {
   path: string;
   body?: unknown;
   upload?: "svg" | "png";
+  /** Multipart text fields sent before the file ({communityId} is filled in). */
+  fields?: Record<string, string>;
   expected: Record<Visibility, Row>;
 };
 
@@ -168,8 +170,61 @@ const CASES: Case[] = [
     method: "POST",
     path: "/api/communities/{communityId}/media",
     upload: "png",
-    // Post images: whoever may post there (a non-member of a public community joins by posting).
-    expected: { public: row(401, 200, 403, 200, 200, 200, 200), private: row(401, 404, 403, 200, 200, 200, 200) },
+    // Post images: members with the right to post there (issue 5: a community's media only by them).
+    expected: { public: row(401, 403, 403, 200, 200, 200, 200), private: row(401, 404, 403, 200, 200, 200, 200) },
+  },
+  {
+    method: "POST",
+    path: "/api/upload",
+    upload: "png",
+    fields: { communityId: "{communityId}", uploadType: "posts" },
+    // A community's media: members with the right to post there.
+    expected: { public: row(401, 403, 403, 200, 200, 200, 200), private: row(401, 404, 403, 200, 200, 200, 200) },
+  },
+  {
+    method: "POST",
+    path: "/api/upload",
+    upload: "png",
+    fields: { communityId: "{communityId}", uploadType: "courses" },
+    // Course media: owner and admin, who build courses (SPEC §6).
+    expected: { public: MANAGERS_PUBLIC, private: MANAGERS_PRIVATE },
+  },
+  {
+    method: "GET",
+    path: "/api/upload/health",
+    // Which storage is in use: nothing about any community.
+    expected: { public: row(200, 200, 200, 200, 200, 200, 200), private: row(200, 200, 200, 200, 200, 200, 200) },
+  },
+  {
+    method: "POST",
+    path: "/api/upload/complete",
+    body: { key: "community-assets/{communityId}/posts/none.mp4" },
+    // Signed-in only; a key is completed only by who reserved it, so anyone else gets the expired-key message.
+    expected: { public: row(401, 400, 400, 400, 400, 400, 400), private: row(401, 400, 400, 400, 400, 400, 400) },
+  },
+  {
+    method: "POST",
+    path: "/api/upload/presigned-url",
+    body: {
+      fileName: "clip.mp4",
+      fileType: "video/mp4",
+      communityId: "{communityId}",
+      uploadType: "posts",
+      fileSize: 1000,
+    },
+    expected: { public: row(401, 403, 403, 200, 200, 200, 200), private: row(401, 404, 403, 200, 200, 200, 200) },
+  },
+  {
+    method: "POST",
+    path: "/api/upload/presigned-url",
+    body: {
+      fileName: "clip.mp4",
+      fileType: "video/mp4",
+      communityId: "{communityId}",
+      uploadType: "courses",
+      fileSize: 1000,
+    },
+    expected: { public: MANAGERS_PUBLIC, private: MANAGERS_PRIVATE },
   },
   {
     method: "GET",
@@ -243,8 +298,11 @@ async function call(c: Case, actor: Actor, f: { id: string; code: string }) {
   const url = fill(c.path);
   const cookie = actor === "anonymous" ? undefined : users[actor].cookie;
   if (c.upload) {
+    const fields = Object.fromEntries(Object.entries(c.fields ?? {}).map(([k, v]) => [k, fill(v)]));
     const body =
-      c.upload === "svg" ? multipart("icon.svg", "image/svg+xml", svg) : multipart("cover.png", "image/png", png);
+      c.upload === "svg"
+        ? multipart("icon.svg", "image/svg+xml", svg, fields)
+        : multipart("cover.png", "image/png", png, fields);
     const res = await t.app.inject({
       method: c.method,
       url,
@@ -268,10 +326,10 @@ async function call(c: Case, actor: Actor, f: { id: string; code: string }) {
 }
 
 describe("authorization matrix", () => {
-  it("covers every community, membership, invite and post route of the API", async () => {
+  it("covers every community, membership, invite, post and upload route of the API", async () => {
     const doc = (await api(t.app).get("/api/openapi.json")).body as { paths: Record<string, Record<string, unknown>> };
     const routes = Object.entries(doc.paths)
-      .filter(([path]) => /^\/api\/(communities|invites)(\/|$)/.test(path))
+      .filter(([path]) => /^\/api\/(communities|invites|upload)(\/|$)/.test(path))
       .flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
     const covered = CASES.map((c) => `${c.method} ${c.path}`);
     expect(

@@ -797,8 +797,8 @@ export async function uploadPostImage({
   name?: string;
 }) {
   const access = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id });
-  const role = access.role ?? (access.community.visibility === "public" ? "member" : null);
-  requirePermission(role, "create_post");
+  // A community's media are uploaded only by its members with the right to post there.
+  requirePermission(access.role, "create_post");
   return receiveUpload(ctx, file, {
     base: `community-assets/${access.community.id}/posts/${randomUUID()}`,
     ownerId: viewer.id,
