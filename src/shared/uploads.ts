@@ -27,6 +27,9 @@ export const FILE_KINDS: Record<FileKind, { mimes: readonly string[]; extensions
 
 export const MB = 1024 * 1024;
 
+/** What one account may upload in 24 hours, in bytes (10,000 small files or one 5 GB stream both stop here). */
+export const DAILY_UPLOAD_BYTES = 5 * 1024 * MB;
+
 /** Where an upload goes: a community's post or course media. */
 export const UPLOAD_TYPES = ["posts", "courses"] as const;
 export type UploadType = (typeof UPLOAD_TYPES)[number];
@@ -66,6 +69,7 @@ export const UPLOAD_MESSAGES = {
   pleaseUploadVideo: "Please upload a video file",
   videoTooLarge: "Video file must be less than 500MB",
   keyExpired: "This upload link has expired. Please try again.",
+  dailyQuota: "You have reached today's upload limit. Please try again tomorrow.",
 } as const;
 
 /** A file name for display and Content-Disposition: no path, no control characters, at most 200 characters. */

@@ -16,6 +16,7 @@ export const RATE_RULES = {
   inviteLookupPerIp: { limit: 300, windowSeconds: 600 },
   inviteAcceptPerUser: { limit: 30, windowSeconds: 3600 },
   communityCreatePerUser: { limit: 10, windowSeconds: 3600 },
+  uploadsPerUser: { limit: 300, windowSeconds: 3600 },
 } satisfies Record<string, RateRule>;
 
 export type RateLimiter = { hit: (key: string, rule: RateRule) => Promise<void> };

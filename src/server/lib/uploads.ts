@@ -7,6 +7,7 @@ import type { FastifyRequest } from "fastify";
 import { fileTypeFromBuffer } from "file-type";
 import {
   acceptedExtensions,
+  DAILY_UPLOAD_BYTES,
   FILE_KINDS,
   type FileKind,
   kindOfMime,
@@ -17,6 +18,7 @@ import type { AppContext } from "../context";
 import { jobs, mediaFiles } from "../db/schema/index";
 import { AppError } from "./errors";
 import { inspectImage, renderVariants } from "./images";
+import { RATE_RULES } from "./rate-limit";
 import { sweepDiskTemporaries } from "./storage";
 
 export type MediaPurpose = (typeof mediaFiles.$inferInsert)["purpose"];
@@ -187,11 +189,27 @@ const limitFor = (kind: FileKind, target: UploadTarget) =>
  */
 export async function receiveUpload(ctx: AppContext, stream: Readable, target: UploadTarget): Promise<UploadResult> {
   try {
+    await checkQuota(ctx, target.ownerId);
     return await receive(ctx, stream, target);
   } catch (err) {
     // A reservation is used up by a failed upload too; its row goes (and with it anything half-made).
     if (target.reservedId) await ctx.db.delete(mediaFiles).where(eq(mediaFiles.id, target.reservedId));
     throw err;
+  }
+}
+
+/**
+ * Per account: at most 300 uploads an hour (with rate limits on) and DAILY_UPLOAD_BYTES in 24 hours,
+ * so one account cannot fill the storage with many small files or a few large ones.
+ */
+export async function checkQuota(ctx: AppContext, ownerId: string, incomingBytes = 0): Promise<void> {
+  await ctx.rateLimiter.hit(`upload:${ownerId}`, RATE_RULES.uploadsPerUser);
+  const res = await ctx.db.execute<{ used: number }>(sql`
+    SELECT coalesce(sum(size), 0)::float8 AS used FROM media_files
+     WHERE owner_id = ${ownerId} AND created_at > now() - interval '1 day'`);
+  const used = res.rows[0]?.used ?? 0;
+  if (used >= DAILY_UPLOAD_BYTES || used + incomingBytes > DAILY_UPLOAD_BYTES) {
+    throw new AppError("RATE_LIMITED", UM.dailyQuota, { retryAfter: 3600 });
   }
 }
 

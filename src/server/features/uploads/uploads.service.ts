@@ -18,7 +18,7 @@ import { mediaFiles } from "../../db/schema/index";
 import { requireCommunity, requirePermission } from "../../lib/community-access";
 import { AppError } from "../../lib/errors";
 
-import { checkFileName, receiveUpload, sniff, type UploadResult, type UploadTarget } from "../../lib/uploads";
+import { checkFileName, checkQuota, receiveUpload, sniff, type UploadResult, type UploadTarget } from "../../lib/uploads";
 
 /** How long a presigned upload (and its reserved key) stays valid. */
 export const PRESIGN_TTL_SECONDS = 15 * 60;
@@ -142,6 +142,7 @@ export async function presign(
     throw new AppError("PAYLOAD_TOO_LARGE", UM.fileSizeExceeds(FILE_KINDS[kind].maxMb));
   }
   const communityId = await communityTarget(ctx, viewer, input.communityId, input.uploadType);
+  await checkQuota(ctx, viewer.id, input.fileSize ?? 0);
   // Reservations nobody used within their time are dropped (a trigger removes any object behind them).
   await ctx.db
     .delete(mediaFiles)

@@ -7,7 +7,7 @@ import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "../../../shared/messages";
-import { UPLOAD_MESSAGES as UM } from "../../../shared/uploads";
+import { DAILY_UPLOAD_BYTES, UPLOAD_MESSAGES as UM } from "../../../shared/uploads";
 import type { S3Settings } from "../../lib/storage";
 import { sweepMedia } from "../../lib/uploads";
 import { api, createTestApp, multipart, ORIGIN, signedInUser, upload, type TestApp } from "../../test/harness";
@@ -35,11 +35,11 @@ const pngChunk = (type: string, data: Buffer) => {
   return Buffer.concat([len, body, crc]);
 };
 
-/** A "pixel flood": a tiny PNG whose header declares 60000 × 60000 pixels. */
-function pixelFlood(): Buffer {
+/** A "pixel flood": a tiny PNG whose header declares side × side pixels. */
+function pixelFlood(side = 60000): Buffer {
   const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(60000, 0);
-  ihdr.writeUInt32BE(60000, 4);
+  ihdr.writeUInt32BE(side, 0);
+  ihdr.writeUInt32BE(side, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 2; // truecolour
   return Buffer.concat([
@@ -353,6 +353,45 @@ describe.each<Backend>([{ name: "disk" }, { name: "s3", settings: s3.settings }]
       expect(res.status).toBe(200);
       const file = await get(res.body.url);
       expect(file.rawPayload.includes("<?php")).toBe(false);
+    });
+  });
+
+  describe("quotas", () => {
+    const presignFor = (cookie: string, fileSize: number) =>
+      api(t.app).post(
+        "/api/upload/presigned-url",
+        { fileName: "v.mp4", fileType: "video/mp4", communityId: community.id, uploadType: "posts", fileSize },
+        { cookie },
+      );
+
+    it("stops an account at its daily bytes", async () => {
+      const heavy = await signedInUser(t);
+      await api(t.app).post(`/api/communities/${community.id}/join`, {}, { cookie: heavy.cookie });
+      await t.database.pool.query(
+        `INSERT INTO media_files (key, owner_id, purpose, content_type, size) VALUES ($1, $2, 'personal', 'video/mp4', $3)`,
+        [`user-uploads/${heavy.id}/earlier.mp4`, heavy.id, DAILY_UPLOAD_BYTES - 1000],
+      );
+      // An announced size that would cross the line is refused up front.
+      expect((await presignFor(heavy.cookie, 5000)).status).toBe(429);
+      expect((await presignFor(heavy.cookie, 500)).status).toBe(200);
+      // A streamed upload is refused once the day's bytes are used up (it may overshoot by one file).
+      await t.database.pool.query(`UPDATE media_files SET size = size + 1000 WHERE key = $1`, [
+        `user-uploads/${heavy.id}/earlier.mp4`,
+      ]);
+      const res = await post(heavy.cookie, { name: "a.jpg", type: "image/jpeg", data: jpeg }, forPosts());
+      expect(res.status).toBe(429);
+      expect(res.body.error.message).toBe(UM.dailyQuota);
+    });
+
+    it("refuses ten concurrent pixel floods from the header, without a memory spike", async () => {
+      const before = process.memoryUsage().rss;
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          post(member.cookie, { name: "flat.png", type: "image/png", data: pixelFlood(14000) }, forPosts()),
+        ),
+      );
+      expect(results.map((r) => r.status)).toEqual(Array(10).fill(400));
+      expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
     });
   });
 
@@ -679,5 +718,23 @@ describe.each<Backend>([{ name: "disk" }, { name: "s3", settings: s3.settings }]
     expect(done.statusCode).toBe(200);
     expect((await sharp(done.rawPayload).metadata()).width).toBe(200);
     expect(await t.app.ctx.storage.head(incoming)).toBeNull();
+  });
+});
+
+describe("uploads per hour", () => {
+  it("stops an account after 300 uploads in an hour when rate limits are on", async () => {
+    const t = await createTestApp({ rateLimits: true });
+    try {
+      const u = await signedInUser(t);
+      await t.database.pool.query(
+        `INSERT INTO rate_limits (key, window_start, count)
+         VALUES ($1, to_timestamp(floor(extract(epoch FROM now()) / 3600) * 3600), 300)`,
+        [`upload:${u.id}`],
+      );
+      const res = await upload(t, "/api/upload", u.cookie, { name: "a.jpg", type: "image/jpeg", data: jpeg });
+      expect(res.status).toBe(429);
+    } finally {
+      await t.close();
+    }
   });
 });
