@@ -18,7 +18,14 @@ import { mediaFiles } from "../../db/schema/index";
 import { requireCommunity, requirePermission } from "../../lib/community-access";
 import { AppError } from "../../lib/errors";
 
-import { checkFileName, checkQuota, receiveUpload, sniff, type UploadResult, type UploadTarget } from "../../lib/uploads";
+import {
+  checkFileName,
+  checkQuota,
+  receiveUpload,
+  sniff,
+  type UploadResult,
+  type UploadTarget,
+} from "../../lib/uploads";
 
 /** How long a presigned upload (and its reserved key) stays valid. */
 export const PRESIGN_TTL_SECONDS = 15 * 60;
@@ -28,7 +35,12 @@ const PURPOSE_FOR = { posts: "post", courses: "course" } as const;
 
 /** A community's upload may be made by a member with the right to post there (posts) or to build courses (courses). */
 async function communityTarget(ctx: AppContext, viewer: Viewer, communityId: string, uploadType: UploadType) {
-  const access = await requireCommunity({ db: ctx.db, idOrSlug: communityId, userId: viewer.id, privateAs: "not_found" });
+  const access = await requireCommunity({
+    db: ctx.db,
+    idOrSlug: communityId,
+    userId: viewer.id,
+    privateAs: "not_found",
+  });
   requirePermission(access.role, PERMISSION_FOR[uploadType]);
   return access.community.id;
 }
