@@ -28,6 +28,7 @@ import { inviteRoutes } from "./features/invites/invites.routes";
 import { leaderboardRoutes } from "./features/leaderboards/leaderboards.routes";
 import { mediaRoutes } from "./features/media/media.routes";
 import { uploadRoutes } from "./features/uploads/uploads.routes";
+import { courseRoutes } from "./features/courses/courses.routes";
 import { memberRoutes } from "./features/members/members.routes";
 import { postRoutes } from "./features/posts/posts.routes";
 import { profileRoutes } from "./features/profiles/profiles.routes";
@@ -241,6 +242,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   await app.register(leaderboardRoutes, { ctx });
   await app.register(mediaRoutes, { ctx });
   await app.register(uploadRoutes, { ctx });
+  await app.register(courseRoutes, { ctx });
   await app.register(realtimeRoutes, { ctx });
   await app.register(devRoutes, { ctx });
 

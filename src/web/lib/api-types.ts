@@ -8797,6 +8797,2955 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/communities/{communityId}/courses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Courses tab: published courses (drafts too for owners and admins) with the viewer's progress */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    communityId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: string;
+                                community_id: string;
+                                title: string;
+                                description: string;
+                                price: number;
+                                /** @enum {string} */
+                                status: "draft" | "published";
+                                order_index: number;
+                                thumbnail_url: string | null;
+                                has_access: boolean;
+                                lessons_count: number;
+                                completed_count: number;
+                                /** @description Percent of lessons the viewer completed, 0–100 */
+                                progress: number;
+                            }[];
+                            can_manage: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a course (owner, admin): a draft with the module 'Module 1: Introduction' */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    communityId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        title: string;
+                        description: string;
+                        /** @default 0 */
+                        price?: number;
+                        thumbnail_url?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            course: {
+                                id: string;
+                                community_id: string;
+                                title: string;
+                                description: string;
+                                price: number;
+                                /** @enum {string} */
+                                status: "draft" | "published";
+                                order_index: number;
+                                thumbnail_url: string | null;
+                                has_access: boolean;
+                                lessons_count: number;
+                                completed_count: number;
+                                /** @description Percent of lessons the viewer completed, 0–100 */
+                                progress: number;
+                            };
+                            community: {
+                                id: string;
+                                slug: string;
+                                name: string;
+                            };
+                            modules: {
+                                id: string;
+                                title: string;
+                                description: string;
+                                order_index: number;
+                                lessons: {
+                                    id: string;
+                                    module_id: string;
+                                    title: string;
+                                    description: string;
+                                    /** @description null when the lesson is locked for the viewer */
+                                    video_url: string | null;
+                                    /** @description seconds */
+                                    video_duration: number | null;
+                                    is_preview: boolean;
+                                    order_index: number;
+                                    resources: {
+                                        title: string;
+                                        url: string;
+                                    }[];
+                                    completed: boolean;
+                                    locked: boolean;
+                                    /** @enum {string|null} */
+                                    lock_reason: "join" | "purchase" | null;
+                                }[];
+                            }[];
+                            /** @enum {string|null} */
+                            viewer_role: "owner" | "admin" | "moderator" | "member" | "guest" | null;
+                            can_manage: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/communities/{communityId}/courses/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Reorder the community's courses (owner, admin): every course id once, in the new order */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    communityId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        ids: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: string;
+                                community_id: string;
+                                title: string;
+                                description: string;
+                                price: number;
+                                /** @enum {string} */
+                                status: "draft" | "published";
+                                order_index: number;
+                                thumbnail_url: string | null;
+                                has_access: boolean;
+                                lessons_count: number;
+                                completed_count: number;
+                                /** @description Percent of lessons the viewer completed, 0–100 */
+                                progress: number;
+                            }[];
+                            can_manage: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/courses/{courseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One course: modules and lessons in order, completions, access; locked lessons carry no video or resources */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    courseId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            course: {
+                                id: string;
+                                community_id: string;
+                                title: string;
+                                description: string;
+                                price: number;
+                                /** @enum {string} */
+                                status: "draft" | "published";
+                                order_index: number;
+                                thumbnail_url: string | null;
+                                has_access: boolean;
+                                lessons_count: number;
+                                completed_count: number;
+                                /** @description Percent of lessons the viewer completed, 0–100 */
+                                progress: number;
+                            };
+                            community: {
+                                id: string;
+                                slug: string;
+                                name: string;
+                            };
+                            modules: {
+                                id: string;
+                                title: string;
+                                description: string;
+                                order_index: number;
+                                lessons: {
+                                    id: string;
+                                    module_id: string;
+                                    title: string;
+                                    description: string;
+                                    /** @description null when the lesson is locked for the viewer */
+                                    video_url: string | null;
+                                    /** @description seconds */
+                                    video_duration: number | null;
+                                    is_preview: boolean;
+                                    order_index: number;
+                                    resources: {
+                                        title: string;
+                                        url: string;
+                                    }[];
+                                    completed: boolean;
+                                    locked: boolean;
+                                    /** @enum {string|null} */
+                                    lock_reason: "join" | "purchase" | null;
+                                }[];
+                            }[];
+                            /** @enum {string|null} */
+                            viewer_role: "owner" | "admin" | "moderator" | "member" | "guest" | null;
+                            can_manage: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a course with its modules, lessons and their files (owner, admin) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    courseId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Edit, publish or unpublish a course (owner, admin) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    courseId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        title?: string;
+                        description?: string;
+                        price?: number;
+                        thumbnail_url?: string | null;
+                        /** @enum {string} */
+                        status?: "draft" | "published";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            course: {
+                                id: string;
+                                community_id: string;
+                                title: string;
+                                description: string;
+                                price: number;
+                                /** @enum {string} */
+                                status: "draft" | "published";
+                                order_index: number;
+                                thumbnail_url: string | null;
+                                has_access: boolean;
+                                lessons_count: number;
+                                completed_count: number;
+                                /** @description Percent of lessons the viewer completed, 0–100 */
+                                progress: number;
+                            };
+                            community: {
+                                id: string;
+                                slug: string;
+                                name: string;
+                            };
+                            modules: {
+                                id: string;
+                                title: string;
+                                description: string;
+                                order_index: number;
+                                lessons: {
+                                    id: string;
+                                    module_id: string;
+                                    title: string;
+                                    description: string;
+                                    /** @description null when the lesson is locked for the viewer */
+                                    video_url: string | null;
+                                    /** @description seconds */
+                                    video_duration: number | null;
+                                    is_preview: boolean;
+                                    order_index: number;
+                                    resources: {
+                                        title: string;
+                                        url: string;
+                                    }[];
+                                    completed: boolean;
+                                    locked: boolean;
+                                    /** @enum {string|null} */
+                                    lock_reason: "join" | "purchase" | null;
+                                }[];
+                            }[];
+                            /** @enum {string|null} */
+                            viewer_role: "owner" | "admin" | "moderator" | "member" | "guest" | null;
+                            can_manage: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/courses/{courseId}/purchase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Simulated purchase of a paid course (no real charge; recorded as a purchase) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    courseId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            course: {
+                                id: string;
+                                community_id: string;
+                                title: string;
+                                description: string;
+                                price: number;
+                                /** @enum {string} */
+                                status: "draft" | "published";
+                                order_index: number;
+                                thumbnail_url: string | null;
+                                has_access: boolean;
+                                lessons_count: number;
+                                completed_count: number;
+                                /** @description Percent of lessons the viewer completed, 0–100 */
+                                progress: number;
+                            };
+                            community: {
+                                id: string;
+                                slug: string;
+                                name: string;
+                            };
+                            modules: {
+                                id: string;
+                                title: string;
+                                description: string;
+                                order_index: number;
+                                lessons: {
+                                    id: string;
+                                    module_id: string;
+                                    title: string;
+                                    description: string;
+                                    /** @description null when the lesson is locked for the viewer */
+                                    video_url: string | null;
+                                    /** @description seconds */
+                                    video_duration: number | null;
+                                    is_preview: boolean;
+                                    order_index: number;
+                                    resources: {
+                                        title: string;
+                                        url: string;
+                                    }[];
+                                    completed: boolean;
+                                    locked: boolean;
+                                    /** @enum {string|null} */
+                                    lock_reason: "join" | "purchase" | null;
+                                }[];
+                            }[];
+                            /** @enum {string|null} */
+                            viewer_role: "owner" | "admin" | "moderator" | "member" | "guest" | null;
+                            can_manage: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/courses/{courseId}/modules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a module at the end (owner, admin) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    courseId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        title: string;
+                        /** @default  */
+                        description?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            course: {
+                                id: string;
+                                community_id: string;
+                                title: string;
+                                description: string;
+                                price: number;
+                                /** @enum {string} */
+                                status: "draft" | "published";
+                                order_index: number;
+                                thumbnail_url: string | null;
+                                has_access: boolean;
+                                lessons_count: number;
+                                completed_count: number;
+                                /** @description Percent of lessons the viewer completed, 0–100 */
+                                progress: number;
+                            };
+                            community: {
+                                id: string;
+                                slug: string;
+                                name: string;
+                            };
+                            modules: {
+                                id: string;
+                                title: string;
+                                description: string;
+                                order_index: number;
+                                lessons: {
+                                    id: string;
+                                    module_id: string;
+                                    title: string;
+                                    description: string;
+                                    /** @description null when the lesson is locked for the viewer */
+                                    video_url: string | null;
+                                    /** @description seconds */
+                                    video_duration: number | null;
+                                    is_preview: boolean;
+                                    order_index: number;
+                                    resources: {
+                                        title: string;
+                                        url: string;
+                                    }[];
+                                    completed: boolean;
+                                    locked: boolean;
+                                    /** @enum {string|null} */
+                                    lock_reason: "join" | "purchase" | null;
+                                }[];
+                            }[];
+                            /** @enum {string|null} */
+                            viewer_role: "owner" | "admin" | "moderator" | "member" | "guest" | null;
+                            can_manage: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/courses/{courseId}/modules/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Reorder a course's modules (owner, admin) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    courseId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        ids: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            course: {
+                                id: string;
+                                community_id: string;
+                                title: string;
+                                description: string;
+                                price: number;
+                                /** @enum {string} */
+                                status: "draft" | "published";
+                                order_index: number;
+                                thumbnail_url: string | null;
+                                has_access: boolean;
+                                lessons_count: number;
+                                completed_count: number;
+                                /** @description Percent of lessons the viewer completed, 0–100 */
+                                progress: number;
+                            };
+                            community: {
+                                id: string;
+                                slug: string;
+                                name: string;
+                            };
+                            modules: {
+                                id: string;
+                                title: string;
+                                description: string;
+                                order_index: number;
+                                lessons: {
+                                    id: string;
+                                    module_id: string;
+                                    title: string;
+                                    description: string;
+                                    /** @description null when the lesson is locked for the viewer */
+                                    video_url: string | null;
+                                    /** @description seconds */
+                                    video_duration: number | null;
+                                    is_preview: boolean;
+                                    order_index: number;
+                                    resources: {
+                                        title: string;
+                                        url: string;
+                                    }[];
+                                    completed: boolean;
+                                    locked: boolean;
+                                    /** @enum {string|null} */
+                                    lock_reason: "join" | "purchase" | null;
+                                }[];
+                            }[];
+                            /** @enum {string|null} */
+                            viewer_role: "owner" | "admin" | "moderator" | "member" | "guest" | null;
+                            can_manage: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/modules/{moduleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a module with its lessons (owner, admin) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    moduleId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            course: {
+                                id: string;
+                                community_id: string;
+                                title: string;
+                                description: string;
+                                price: number;
+                                /** @enum {string} */
+                                status: "draft" | "published";
+                                order_index: number;
+                                thumbnail_url: string | null;
+                                has_access: boolean;
+                                lessons_count: number;
+                                completed_count: number;
+                                /** @description Percent of lessons the viewer completed, 0–100 */
+                                progress: number;
+                            };
+                            community: {
+                                id: string;
+                                slug: string;
+                                name: string;
+                            };
+                            modules: {
+                                id: string;
+                                title: string;
+                                description: string;
+                                order_index: number;
+                                lessons: {
+                                    id: string;
+                                    module_id: string;
+                                    title: string;
+                                    description: string;
+                                    /** @description null when the lesson is locked for the viewer */
+                                    video_url: string | null;
+                                    /** @description seconds */
+                                    video_duration: number | null;
+                                    is_preview: boolean;
+                                    order_index: number;
+                                    resources: {
+                                        title: string;
+                                        url: string;
+                                    }[];
+                                    completed: boolean;
+                                    locked: boolean;
+                                    /** @enum {string|null} */
+                                    lock_reason: "join" | "purchase" | null;
+                                }[];
+                            }[];
+                            /** @enum {string|null} */
+                            viewer_role: "owner" | "admin" | "moderator" | "member" | "guest" | null;
+                            can_manage: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Rename or describe a module (owner, admin) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    moduleId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        title?: string;
+                        /** @default  */
+                        description?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            course: {
+                                id: string;
+                                community_id: string;
+                                title: string;
+                                description: string;
+                                price: number;
+                                /** @enum {string} */
+                                status: "draft" | "published";
+                                order_index: number;
+                                thumbnail_url: string | null;
+                                has_access: boolean;
+                                lessons_count: number;
+                                completed_count: number;
+                                /** @description Percent of lessons the viewer completed, 0–100 */
+                                progress: number;
+                            };
+                            community: {
+                                id: string;
+                                slug: string;
+                                name: string;
+                            };
+                            modules: {
+                                id: string;
+                                title: string;
+                                description: string;
+                                order_index: number;
+                                lessons: {
+                                    id: string;
+                                    module_id: string;
+                                    title: string;
+                                    description: string;
+                                    /** @description null when the lesson is locked for the viewer */
+                                    video_url: string | null;
+                                    /** @description seconds */
+                                    video_duration: number | null;
+                                    is_preview: boolean;
+                                    order_index: number;
+                                    resources: {
+                                        title: string;
+                                        url: string;
+                                    }[];
+                                    completed: boolean;
+                                    locked: boolean;
+                                    /** @enum {string|null} */
+                                    lock_reason: "join" | "purchase" | null;
+                                }[];
+                            }[];
+                            /** @enum {string|null} */
+                            viewer_role: "owner" | "admin" | "moderator" | "member" | "guest" | null;
+                            can_manage: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/modules/{moduleId}/lessons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a lesson at the end of a module (owner, admin): title and a video URL or upload required */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    moduleId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        title: string;
+                        /** @default  */
+                        description?: string;
+                        video_url: string;
+                        duration_minutes?: number | null;
+                        /** @default false */
+                        is_preview?: boolean;
+                        /** @default [] */
+                        resources?: {
+                            title: string;
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            course: {
+                                id: string;
+                                community_id: string;
+                                title: string;
+                                description: string;
+                                price: number;
+                                /** @enum {string} */
+                                status: "draft" | "published";
+                                order_index: number;
+                                thumbnail_url: string | null;
+                                has_access: boolean;
+                                lessons_count: number;
+                                completed_count: number;
+                                /** @description Percent of lessons the viewer completed, 0–100 */
+                                progress: number;
+                            };
+                            community: {
+                                id: string;
+                                slug: string;
+                                name: string;
+                            };
+                            modules: {
+                                id: string;
+                                title: string;
+                                description: string;
+                                order_index: number;
+                                lessons: {
+                                    id: string;
+                                    module_id: string;
+                                    title: string;
+                                    description: string;
+                                    /** @description null when the lesson is locked for the viewer */
+                                    video_url: string | null;
+                                    /** @description seconds */
+                                    video_duration: number | null;
+                                    is_preview: boolean;
+                                    order_index: number;
+                                    resources: {
+                                        title: string;
+                                        url: string;
+                                    }[];
+                                    completed: boolean;
+                                    locked: boolean;
+                                    /** @enum {string|null} */
+                                    lock_reason: "join" | "purchase" | null;
+                                }[];
+                            }[];
+                            /** @enum {string|null} */
+                            viewer_role: "owner" | "admin" | "moderator" | "member" | "guest" | null;
+                            can_manage: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/modules/{moduleId}/lessons/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Reorder a module's lessons (owner, admin) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    moduleId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        ids: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            course: {
+                                id: string;
+                                community_id: string;
+                                title: string;
+                                description: string;
+                                price: number;
+                                /** @enum {string} */
+                                status: "draft" | "published";
+                                order_index: number;
+                                thumbnail_url: string | null;
+                                has_access: boolean;
+                                lessons_count: number;
+                                completed_count: number;
+                                /** @description Percent of lessons the viewer completed, 0–100 */
+                                progress: number;
+                            };
+                            community: {
+                                id: string;
+                                slug: string;
+                                name: string;
+                            };
+                            modules: {
+                                id: string;
+                                title: string;
+                                description: string;
+                                order_index: number;
+                                lessons: {
+                                    id: string;
+                                    module_id: string;
+                                    title: string;
+                                    description: string;
+                                    /** @description null when the lesson is locked for the viewer */
+                                    video_url: string | null;
+                                    /** @description seconds */
+                                    video_duration: number | null;
+                                    is_preview: boolean;
+                                    order_index: number;
+                                    resources: {
+                                        title: string;
+                                        url: string;
+                                    }[];
+                                    completed: boolean;
+                                    locked: boolean;
+                                    /** @enum {string|null} */
+                                    lock_reason: "join" | "purchase" | null;
+                                }[];
+                            }[];
+                            /** @enum {string|null} */
+                            viewer_role: "owner" | "admin" | "moderator" | "member" | "guest" | null;
+                            can_manage: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lessons/{lessonId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a lesson and its uploaded video (owner, admin) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    lessonId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            course: {
+                                id: string;
+                                community_id: string;
+                                title: string;
+                                description: string;
+                                price: number;
+                                /** @enum {string} */
+                                status: "draft" | "published";
+                                order_index: number;
+                                thumbnail_url: string | null;
+                                has_access: boolean;
+                                lessons_count: number;
+                                completed_count: number;
+                                /** @description Percent of lessons the viewer completed, 0–100 */
+                                progress: number;
+                            };
+                            community: {
+                                id: string;
+                                slug: string;
+                                name: string;
+                            };
+                            modules: {
+                                id: string;
+                                title: string;
+                                description: string;
+                                order_index: number;
+                                lessons: {
+                                    id: string;
+                                    module_id: string;
+                                    title: string;
+                                    description: string;
+                                    /** @description null when the lesson is locked for the viewer */
+                                    video_url: string | null;
+                                    /** @description seconds */
+                                    video_duration: number | null;
+                                    is_preview: boolean;
+                                    order_index: number;
+                                    resources: {
+                                        title: string;
+                                        url: string;
+                                    }[];
+                                    completed: boolean;
+                                    locked: boolean;
+                                    /** @enum {string|null} */
+                                    lock_reason: "join" | "purchase" | null;
+                                }[];
+                            }[];
+                            /** @enum {string|null} */
+                            viewer_role: "owner" | "admin" | "moderator" | "member" | "guest" | null;
+                            can_manage: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Edit a lesson or move it to another module of the course (owner, admin) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    lessonId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        title?: string;
+                        description?: string;
+                        video_url?: string;
+                        duration_minutes?: number | null;
+                        is_preview?: boolean;
+                        resources?: {
+                            title: string;
+                            url: string;
+                        }[];
+                        /** Format: uuid */
+                        module_id?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            course: {
+                                id: string;
+                                community_id: string;
+                                title: string;
+                                description: string;
+                                price: number;
+                                /** @enum {string} */
+                                status: "draft" | "published";
+                                order_index: number;
+                                thumbnail_url: string | null;
+                                has_access: boolean;
+                                lessons_count: number;
+                                completed_count: number;
+                                /** @description Percent of lessons the viewer completed, 0–100 */
+                                progress: number;
+                            };
+                            community: {
+                                id: string;
+                                slug: string;
+                                name: string;
+                            };
+                            modules: {
+                                id: string;
+                                title: string;
+                                description: string;
+                                order_index: number;
+                                lessons: {
+                                    id: string;
+                                    module_id: string;
+                                    title: string;
+                                    description: string;
+                                    /** @description null when the lesson is locked for the viewer */
+                                    video_url: string | null;
+                                    /** @description seconds */
+                                    video_duration: number | null;
+                                    is_preview: boolean;
+                                    order_index: number;
+                                    resources: {
+                                        title: string;
+                                        url: string;
+                                    }[];
+                                    completed: boolean;
+                                    locked: boolean;
+                                    /** @enum {string|null} */
+                                    lock_reason: "join" | "purchase" | null;
+                                }[];
+                            }[];
+                            /** @enum {string|null} */
+                            viewer_role: "owner" | "admin" | "moderator" | "member" | "guest" | null;
+                            can_manage: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/lessons/{lessonId}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark a lesson complete (recorded once); answers the course progress */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    lessonId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            course_id: string;
+                            lessons_count: number;
+                            completed_count: number;
+                            progress: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/realtime/communities/{communityId}": {
         parameters: {
             query?: never;

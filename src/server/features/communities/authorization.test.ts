@@ -191,6 +191,26 @@ const CASES: Case[] = [
   },
   {
     method: "GET",
+    path: "/api/communities/{communityId}/courses",
+    // Published courses: whoever sees the community (SPEC §6).
+    expected: { public: row(200, 200, 200, 200, 200, 200, 200), private: row(404, 404, 200, 200, 200, 200, 200) },
+  },
+  {
+    method: "POST",
+    path: "/api/communities/{communityId}/courses",
+    body: { title: "A course", description: "About it" },
+    // Admin creates courses; the owner too (SPEC §6).
+    expected: { public: row(401, 403, 403, 403, 403, 201, 201), private: row(401, 404, 403, 403, 403, 201, 201) },
+  },
+  {
+    method: "PUT",
+    path: "/api/communities/{communityId}/courses/order",
+    body: { ids: ["00000000-0000-4000-8000-000000000000"] },
+    // Managers get past the check and are told the order must name every course.
+    expected: { public: row(401, 403, 403, 403, 403, 400, 400), private: row(401, 404, 403, 403, 403, 400, 400) },
+  },
+  {
+    method: "GET",
     path: "/api/upload/health",
     // Which storage is in use: nothing about any community.
     expected: { public: row(200, 200, 200, 200, 200, 200, 200), private: row(200, 200, 200, 200, 200, 200, 200) },
