@@ -5,6 +5,7 @@ import { account, user, userNotificationSettings, userProfiles } from "../db/sch
 import { createProfileForUser, hashPassword } from "../lib/auth";
 import type { Storage } from "../lib/storage";
 import { renderCommunityArt, seedCommunities, type DemoAccount, type Tx } from "./communities";
+import { seedCourses } from "./courses";
 import { seedPosts } from "./posts";
 
 export const DEMO_PASSWORD = "hearth-demo";
@@ -107,9 +108,10 @@ async function insertDemoAccounts(tx: Tx) {
 
 /**
  * Demo content on first start with an empty database: the two demo accounts, the people of the
- * demo directory, its communities, and their posts with likes, saves, poll votes and comments, in
- * one transaction: a seed that fails leaves nothing behind and the next start tries again; an
- * advisory lock keeps two processes starting together from both seeding.
+ * demo directory, its communities, their posts with likes, saves, poll votes and comments, and
+ * their courses with lessons, lesson videos and the member's progress, in one transaction: a seed
+ * that fails leaves nothing behind and the next start tries again; an advisory lock keeps two
+ * processes starting together from both seeding.
  */
 export async function seedDemo(input: {
   db: Db;
@@ -139,8 +141,9 @@ export async function seedDemo(input: {
       accounts,
       now,
     });
+    const learning = await seedCourses({ tx, storage, seeded: directory.seeded, accounts, now });
     await addCredentials(await hashes);
-    return { ...directory, content };
+    return { ...directory, content, learning };
   });
   if (!result) return false;
   const ms = Math.round(performance.now() - started);
@@ -148,7 +151,9 @@ export async function seedDemo(input: {
     `Demo content created in ${ms} ms: accounts ${DEMO_USERS.map((u) => u.email).join(", ")} (password ${DEMO_PASSWORD}); ` +
       `${result.communities} communities, ${result.people} people, ${result.memberships} memberships; ` +
       `${result.content.posts} posts, ${result.content.comments} comments, ${result.content.likes} likes, ` +
-      `${result.content.votes} poll votes, ${result.content.saves} saves`,
+      `${result.content.votes} poll votes, ${result.content.saves} saves; ` +
+      `${result.learning.courses} courses with ${result.learning.lessons} lessons (${result.learning.videos} with the demo video), ` +
+      `${result.learning.completions} lessons completed`,
   );
   return true;
 }
