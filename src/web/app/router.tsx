@@ -35,6 +35,10 @@ export const router = createBrowserRouter([
               })),
           },
           {
+            path: "community/:communityId/course/:courseId",
+            lazy: () => import("./routes/course").then(({ CourseRoute }) => ({ Component: CourseRoute })),
+          },
+          {
             path: "invite/:inviteCode",
             lazy: () => import("./routes/invite").then(({ InviteRoute }) => ({ Component: InviteRoute })),
           },

@@ -1,0 +1,8 @@
+import { useParams } from "react-router";
+import { CoursePage } from "../../features/courses";
+
+/** /community/:communityId/course/:courseId — one course with its lessons (?lesson=ID). */
+export function CourseRoute() {
+  const { communityId = "", courseId = "" } = useParams();
+  return <CoursePage key={courseId} communityParam={communityId} courseId={courseId} />;
+}

@@ -1,0 +1,122 @@
+import { type FormEvent, useState } from "react";
+import { toast } from "sonner";
+import { COURSE_LIMITS, moduleSchema } from "../../../../shared/courses";
+import { Button } from "../../../components/ui/button";
+import { Dialog, DialogContent } from "../../../components/ui/dialog";
+import { TextareaField, TextField } from "../../../components/ui/field";
+import { FormMessage } from "../../../components/ui/form-message";
+import { errorMessage } from "../../../lib/api";
+import { type CourseModule, useCourseMutations } from "../api/courses";
+import { SPECIFIC_CODES } from "./course-form-dialog";
+
+/** Add a module at the end of a course, or rename one (owners and admins). */
+export function ModuleFormDialog({
+  open,
+  onOpenChange,
+  courseId,
+  module,
+  suggestedTitle,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  courseId: string;
+  module?: Pick<CourseModule, "id" | "title" | "description">;
+  suggestedTitle?: string;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent
+        title={module ? "Edit module" : "Add module"}
+        description={module ? undefined : "A new section at the end of the course."}
+      >
+        <ModuleForm
+          courseId={courseId}
+          module={module}
+          suggestedTitle={suggestedTitle}
+          onDone={() => onOpenChange(false)}
+        />
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function ModuleForm({
+  courseId,
+  module,
+  suggestedTitle,
+  onDone,
+}: {
+  courseId: string;
+  module?: Pick<CourseModule, "id" | "title" | "description">;
+  suggestedTitle?: string;
+  onDone: () => void;
+}) {
+  const { addModule, updateModule } = useCourseMutations(courseId);
+  const mutation = module ? updateModule : addModule;
+  const [title, setTitle] = useState(module?.title ?? "");
+  const [description, setDescription] = useState(module?.description ?? "");
+  const [error, setError] = useState<string | null>(null);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = moduleSchema.safeParse({ title, description });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? null);
+      return;
+    }
+    setError(null);
+    try {
+      if (module) {
+        await updateModule.mutateAsync({ moduleId: module.id, body: parsed.data });
+        toast.success("Module saved");
+      } else {
+        await addModule.mutateAsync(parsed.data);
+        toast.success("Module added");
+      }
+      onDone();
+    } catch {
+      // shown from the mutation's error
+    }
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-5 px-6 pt-5 pb-6 sm:px-8 sm:pb-8">
+      {mutation.error && (
+        <FormMessage tone="error">
+          {errorMessage(
+            mutation.error,
+            module ? "Failed to save the module" : "Failed to add the module",
+            SPECIFIC_CODES,
+          )}
+        </FormMessage>
+      )}
+      <TextField
+        label="Module title"
+        placeholder={suggestedTitle ?? "e.g. Module 2: Getting started"}
+        autoComplete="off"
+        maxLength={COURSE_LIMITS.moduleTitleMax}
+        autoFocus
+        required
+        value={title}
+        onChange={(e) => setTitle(e.target.value)}
+        error={error}
+      />
+      <TextareaField
+        label="Description"
+        placeholder="Optional"
+        rows={2}
+        maxLength={COURSE_LIMITS.descriptionMax}
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+      />
+      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <Button variant="ghost" onClick={onDone}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={mutation.isPending}>
+          {module ? "Save module" : "Add module"}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,63 @@
+import { GraduationCap } from "lucide-react";
+import { toast } from "sonner";
+import { SimulatedCardForm } from "../../../components/simulated-card-form";
+import { Dialog, DialogContent } from "../../../components/ui/dialog";
+import { errorMessage } from "../../../lib/api";
+import { type CourseDetail, useCourseMutations } from "../api/courses";
+import { allLessons, coursePriceText, lessonsText } from "../format";
+import { SPECIFIC_CODES } from "./course-form-dialog";
+
+/** Buying a paid course: the simulated card form, then POST …/purchase, and the lessons unlock. */
+export function PurchaseDialog({
+  open,
+  onOpenChange,
+  detail,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  detail: CourseDetail;
+}) {
+  const { purchase } = useCourseMutations(detail.course.id);
+  const { course } = detail;
+  const price = coursePriceText(course.price);
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        // No closing halfway through the payment.
+        if (purchase.isPending) return;
+        if (!next) purchase.reset();
+        onOpenChange(next);
+      }}
+    >
+      <DialogContent title="Buy this course" description="One payment, lifelong access to every lesson." size="md">
+        <div className="px-6 pt-5 pb-6 sm:px-8 sm:pb-8">
+          <div className="mb-5 flex items-center gap-3 rounded-xl bg-stone-50 p-3 ring-1 ring-stone-200">
+            <span className="flex size-11 shrink-0 items-center justify-center rounded-lg bg-brand-100 text-brand-800">
+              <GraduationCap className="size-5" aria-hidden="true" />
+            </span>
+            <div className="min-w-0 flex-1">
+              <p className="truncate font-semibold text-stone-900">{course.title}</p>
+              <p className="text-sm text-stone-600">
+                {lessonsText(allLessons(detail).length)} · {detail.community.name}
+              </p>
+            </div>
+            <p className="text-lg font-bold text-stone-900 tabular-nums">{price}</p>
+          </div>
+          <SimulatedCardForm
+            submitLabel={`Pay ${price}`}
+            error={
+              purchase.error ? errorMessage(purchase.error, "The purchase did not go through.", SPECIFIC_CODES) : null
+            }
+            onCancel={() => onOpenChange(false)}
+            onPaid={async () => {
+              await purchase.mutateAsync();
+              toast.success(`You now have access to ${course.title}.`);
+              onOpenChange(false);
+            }}
+          />
+        </div>
+      </DialogContent>
+    </Dialog>
+  );
+}
