@@ -165,7 +165,7 @@ test("the owner posts text, images, a video link, a poll and a link from the com
   // Video link: a page that is not a video is refused; a YouTube link previews and posts as an embed.
   dialog = await openComposer(page);
   await chooseType(dialog, "Video");
-  await expect(dialog.getByText("Uploading a video file from your device is coming soon.")).toBeVisible();
+  await expect(dialog.getByLabel("Upload video")).toHaveAttribute("type", "file");
   const videoLink = dialog.getByLabel("Video link");
   await videoLink.fill("https://example.com/not-a-video");
   await videoLink.blur();

@@ -1,6 +1,7 @@
 import { BarChart3, Image as ImageIcon, Link2, type LucideIcon, Plus, Send, Type, Video, X } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import { MSG } from "../../../../shared/messages";
+import { UPLOAD_MESSAGES } from "../../../../shared/uploads";
 import {
   DEFAULT_POLL_HOURS,
   POLL_DURATIONS,
@@ -16,11 +17,13 @@ import { Label } from "../../../components/ui/label";
 import { Select } from "../../../components/ui/select";
 import { errorMessage } from "../../../lib/api";
 import { cn } from "../../../lib/cn";
+import { fileKindOf, fileTooLarge, useFileUpload } from "../../../lib/upload-file";
 import { type NewPost, type PostVisibility, useCreatePost } from "../api/create-post";
 import { ImagePicker } from "./image-picker";
 import { displayHost } from "./linkify";
 import { PostVideo } from "./post-video";
 import { useImageUploads } from "./use-image-uploads";
+import { VideoUpload } from "./video-upload";
 
 export const POST_MAX_LENGTH = POST_LIMITS.contentMax;
 
@@ -28,6 +31,13 @@ export type ComposerCategory = { id: string; name: string; emoji: string };
 export type PostedResult = { id: string; is_approved: boolean; created_at: string };
 
 const NO_CATEGORY = "none";
+
+/** The browser's first check of a picked video (SPEC §5): its type, then its size. */
+function videoFileProblem(file: File): string | null {
+  if (fileKindOf(file) !== "video") return UPLOAD_MESSAGES.pleaseUploadVideo;
+  if (fileTooLarge(file, "video")) return UPLOAD_MESSAGES.videoTooLarge;
+  return null;
+}
 
 const TYPES: readonly { value: PostType; label: string; icon: LucideIcon; placeholder: string }[] = [
   { value: "text", label: "Text", icon: Type, placeholder: "Write something..." },
@@ -42,6 +52,8 @@ const messages = {
   imagesUploading: "Please wait until your images have uploaded.",
   imagesFailed: "Some images did not upload: retry or remove them.",
   badVideo: "Please add a YouTube or Vimeo link, or a direct https link to an .mp4, .webm or .mov file",
+  noVideo: "Please add a YouTube, Vimeo or video file link, or upload a video",
+  videoUploading: "Please wait until your video has uploaded.",
   noLink: "Please include a link starting with http:// or https://",
   pollTooMany: `A poll can have at most ${POST_LIMITS.pollOptionsMax} options`,
 };
@@ -78,15 +90,26 @@ export function PostComposer({
   const [pollHours, setPollHours] = useState<number>(DEFAULT_POLL_HOURS);
   const [problem, setProblem] = useState<string | null>(null);
   const uploads = useImageUploads(communityId);
+  const video = useFileUpload({
+    communityId,
+    uploadType: "posts",
+    failedMessage: UPLOAD_MESSAGES.videoUploadFailed,
+    check: videoFileProblem,
+  });
+  const videoState = video.state;
   const createPost = useCreatePost(communityId);
 
   const blank = content.trim() === "";
   const tooLong = content.length > POST_MAX_LENGTH;
   const needsText = type === "text" || type === "link";
-  const uploading = type === "image" && uploads.images.some((i) => i.status === "uploading");
+  const uploading =
+    (type === "image" && uploads.images.some((i) => i.status === "uploading")) ||
+    (type === "video" && videoState.status === "uploading");
+  const videoFile = videoState.status === "done" || videoState.status === "uploading";
   const url = firstUrl(content);
   const embed = videoUrl.trim() ? videoEmbed(videoUrl.trim()) : null;
-  const videoError = type === "video" && videoTouched && videoUrl.trim() !== "" && !embed ? messages.badVideo : null;
+  const videoError =
+    type === "video" && !videoFile && videoTouched && videoUrl.trim() !== "" && !embed ? messages.badVideo : null;
   const current = TYPES.find((t) => t.value === type)!;
 
   /** The request for the chosen type, or the message saying what is missing. */
@@ -118,6 +141,9 @@ export function PostComposer({
         };
       }
       case "video":
+        if (videoState.status === "uploading") return messages.videoUploading;
+        if (videoState.status === "done") return { ...base, type, video_url: videoState.result.url };
+        if (!videoUrl.trim()) return messages.noVideo;
         return embed ? { ...base, type, video_url: videoUrl.trim() } : messages.badVideo;
       case "poll": {
         const options = pollOptions.map((o) => o.trim()).filter(Boolean);
@@ -137,6 +163,7 @@ export function PostComposer({
     setPollHours(DEFAULT_POLL_HOURS);
     setProblem(null);
     uploads.clear();
+    video.reset();
   };
 
   const onSubmit = (event: FormEvent) => {
@@ -252,36 +279,56 @@ export function PostComposer({
 
       {type === "video" && (
         <div className="space-y-3">
-          <div>
-            <Label htmlFor={`${id}-video`} className="mb-1.5">
-              Video link
-            </Label>
-            <input
-              id={`${id}-video`}
-              type="url"
-              inputMode="url"
-              value={videoUrl}
-              onChange={(e) => {
-                setVideoUrl(e.target.value);
-                setProblem(null);
-              }}
-              onBlur={() => setVideoTouched(true)}
-              placeholder="https://www.youtube.com/watch?v=…"
-              aria-invalid={videoError ? true : undefined}
-              aria-describedby={`${id}-video-hint${videoError ? ` ${id}-video-error` : ""}`}
-              className={cn(inputClasses, "h-10")}
-            />
-            {videoError && (
-              <p id={`${id}-video-error`} className="mt-1.5 text-sm text-red-700">
-                {videoError}
-              </p>
-            )}
-            <p id={`${id}-video-hint`} className="mt-1.5 text-sm text-stone-600">
-              YouTube, Vimeo, or a direct https link to an .mp4, .webm or .mov file. Uploading a video file from your
-              device is coming soon.
-            </p>
-          </div>
-          {embed && <PostVideo url={videoUrl.trim()} title="preview" />}
+          <VideoUpload
+            state={videoState}
+            onFile={(file) => {
+              setProblem(null);
+              video.start(file);
+            }}
+            onCancel={() => {
+              setProblem(null);
+              video.reset();
+            }}
+            onRetry={() => videoState.status === "error" && video.start(videoState.file)}
+          />
+          {!videoFile && (
+            <>
+              <div className="flex items-center gap-3 text-xs font-medium tracking-wide text-stone-500 uppercase">
+                <span className="h-px flex-1 bg-stone-200" />
+                or paste a link
+                <span className="h-px flex-1 bg-stone-200" />
+              </div>
+              <div>
+                <Label htmlFor={`${id}-video`} className="mb-1.5">
+                  Video link
+                </Label>
+                <input
+                  id={`${id}-video`}
+                  type="url"
+                  inputMode="url"
+                  value={videoUrl}
+                  onChange={(e) => {
+                    setVideoUrl(e.target.value);
+                    setProblem(null);
+                  }}
+                  onBlur={() => setVideoTouched(true)}
+                  placeholder="https://www.youtube.com/watch?v=…"
+                  aria-invalid={videoError ? true : undefined}
+                  aria-describedby={`${id}-video-hint${videoError ? ` ${id}-video-error` : ""}`}
+                  className={cn(inputClasses, "h-10")}
+                />
+                {videoError && (
+                  <p id={`${id}-video-error`} className="mt-1.5 text-sm text-red-700">
+                    {videoError}
+                  </p>
+                )}
+                <p id={`${id}-video-hint`} className="mt-1.5 text-sm text-stone-600">
+                  YouTube, Vimeo, or a direct https link to an .mp4, .webm or .mov file.
+                </p>
+              </div>
+              {embed && <PostVideo url={videoUrl.trim()} title="preview" />}
+            </>
+          )}
         </div>
       )}
 
@@ -340,7 +387,7 @@ export function PostComposer({
       <div className="flex items-center justify-end gap-3">
         {uploading && (
           <p className="text-sm text-stone-600" role="status">
-            Uploading images…
+            {type === "video" ? "Uploading video…" : "Uploading images…"}
           </p>
         )}
         <Button type="submit" disabled={(needsText && blank) || tooLong || uploading} loading={createPost.isPending}>
