@@ -220,6 +220,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
       /ECONNREFUSED|timeout exceeded when trying to connect|Connection terminated|the database system is/i.test(
         String(err.message),
       );
+    // The client went away mid-request (a cancelled upload): nothing failed on our side.
+    if (request.raw.destroyed || (err as NodeJS.ErrnoException).code === "ECONNRESET" || err.message === "aborted") {
+      request.log.info({ err: err.message }, "client closed the request");
+      return reply.status(400).send({ error: { code: "BAD_REQUEST", message: "The request was cancelled" } });
+    }
     request.log.error({ err }, "request failed");
     if (unavailable) {
       return reply

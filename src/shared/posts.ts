@@ -42,7 +42,9 @@ export function videoEmbed(url: string): { kind: "youtube" | "vimeo" | "file"; s
     return null;
   }
   const own = u.origin === "http://local.invalid";
-  if (own) return /^\/media\/[\w./-]+\.(mp4|webm|mov)$/i.test(u.pathname) ? { kind: "file", src: u.pathname } : null;
+  // Own uploads of every accepted video type (an AVI plays only where the browser can decode it).
+  if (own)
+    return /^\/media\/[\w./-]+\.(mp4|webm|mov|avi)$/i.test(u.pathname) ? { kind: "file", src: u.pathname } : null;
   if (u.protocol !== "https:" && u.protocol !== "http:") return null;
   const host = u.hostname.replace(/^www\.|^m\./, "");
   if (host === "youtube.com" || host === "youtube-nocookie.com") {
