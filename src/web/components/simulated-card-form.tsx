@@ -16,7 +16,7 @@ const CARD_MESSAGES = {
   emailInvalid: "Please enter a valid email",
   number: "Please enter your card number",
   numberShort: "Please enter the full card number",
-  expiry: "Please enter the expiry date (MM/YY)",
+  expiry: "Please enter the expiry date",
   expiryInvalid: "Enter the expiry date as MM/YY",
   expired: "This card has expired",
   cvc: "Please enter the CVC",

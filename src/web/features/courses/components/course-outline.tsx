@@ -47,8 +47,8 @@ export function CourseOutline({
   const member = detail.viewer_role !== null;
 
   return (
-    <nav aria-labelledby={`${id}-heading`} className="rounded-2xl bg-white shadow-sm ring-1 ring-stone-200">
-      <div className="flex items-center justify-between gap-3 border-b border-stone-100 px-4 py-3.5 sm:px-5">
+    <nav aria-labelledby={`${id}-heading`}>
+      <div className="flex items-center justify-between gap-3 rounded-t-2xl border-b border-stone-100 bg-white/95 px-4 py-3.5 backdrop-blur-sm sm:px-5 lg:sticky lg:top-0 lg:z-10">
         <div className="min-w-0">
           <h2 id={`${id}-heading`} className="font-bold text-stone-900">
             Course content

@@ -79,6 +79,19 @@ type DialogState =
   | { kind: "deleteLesson"; lesson: Lesson }
   | null;
 
+/** The outline's order as one string (modules, and the lessons of each). */
+const orderOf = (modules: CourseModule[]) =>
+  modules.map((m) => `${m.id}:${m.lessons.map((l) => l.id).join(",")}`).join("|");
+
+type FocusTarget = { order: string; key: string; twin: string };
+
+/** Focuses a moved item's arrow, or its twin when that one is now disabled (the item reached an end). */
+const placeFocus = ({ key, twin }: FocusTarget) => {
+  const find = (k: string) => document.querySelector<HTMLButtonElement>(`[data-focus-key="${k}"]`);
+  const el = find(key);
+  (el && !el.disabled ? el : find(twin))?.focus();
+};
+
 /** The lesson to show without ?lesson: the first one not done yet that can be watched, else the first. */
 function defaultLesson(lessons: Lesson[]): Lesson | undefined {
   return lessons.find((l) => !l.completed && !l.locked) ?? lessons[0];
@@ -123,13 +136,24 @@ function CourseView({ detail }: { detail: CourseDetail }) {
     if (el && el.getBoundingClientRect().top < 0) el.scrollIntoView({ block: "start" });
   }, [requested]);
 
-  // After a move, focus stays on the same arrow (or its twin once the item reaches an end).
-  const focusAfterMove = (key: string, twin: string) =>
-    requestAnimationFrame(() => {
-      const find = (k: string) => document.querySelector<HTMLButtonElement>(`[data-focus-key="${k}"]`);
-      const el = find(key);
-      (el && !el.disabled ? el : find(twin))?.focus();
-    });
+  // After a move, focus stays on the same arrow (or its twin once the item reaches an end). It is
+  // placed once the outline shows the new order: moving a focused node in the DOM drops its focus.
+  const order = orderOf(detail.modules);
+  const shownOrder = useRef(order);
+  const pendingFocus = useRef<FocusTarget | null>(null);
+  useEffect(() => {
+    shownOrder.current = order;
+    const target = pendingFocus.current;
+    if (target?.order === order) {
+      pendingFocus.current = null;
+      placeFocus(target);
+    }
+  }, [order]);
+  const focusAfterMove = (key: string, twin: string) => (moved: CourseDetail) => {
+    const target = { order: orderOf(moved.modules), key, twin };
+    if (shownOrder.current === target.order) placeFocus(target);
+    else pendingFocus.current = target;
+  };
 
   const reorderFailed = (error: unknown) =>
     toast.error(errorMessage(error, "Failed to save the new order. Please try again.", SPECIFIC_CODES));
@@ -142,7 +166,7 @@ function CourseView({ detail }: { detail: CourseDetail }) {
     [ids[from], ids[to]] = [ids[to], ids[from]];
     const key = `module-${direction < 0 ? "up" : "down"}-${module.id}`;
     const twin = `module-${direction < 0 ? "down" : "up"}-${module.id}`;
-    mutations.reorderModules.mutate(ids, { onSuccess: () => focusAfterMove(key, twin), onError: reorderFailed });
+    mutations.reorderModules.mutate(ids, { onSuccess: focusAfterMove(key, twin), onError: reorderFailed });
   };
 
   const moveLesson = (module: CourseModule, lesson: Lesson, direction: -1 | 1) => {
@@ -155,7 +179,7 @@ function CourseView({ detail }: { detail: CourseDetail }) {
     const twin = `lesson-${direction < 0 ? "down" : "up"}-${lesson.id}`;
     mutations.reorderLessons.mutate(
       { moduleId: module.id, ids },
-      { onSuccess: () => focusAfterMove(key, twin), onError: reorderFailed },
+      { onSuccess: focusAfterMove(key, twin), onError: reorderFailed },
     );
   };
 
@@ -235,7 +259,7 @@ function CourseView({ detail }: { detail: CourseDetail }) {
             )}
           </div>
 
-          <div className="flex w-full shrink-0 flex-col gap-3 lg:w-72">
+          <div className="flex w-full shrink-0 flex-col gap-3 lg:w-80">
             {member && lessons.length > 0 && (
               <CourseProgress
                 percent={course.progress}
@@ -250,10 +274,9 @@ function CourseView({ detail }: { detail: CourseDetail }) {
               </Button>
             )}
             {manage && (
-              <div className="flex flex-wrap gap-2">
+              <div className="grid grid-cols-[1fr_1fr_auto] gap-2">
                 {course.status === "draft" ? (
                   <Button
-                    className="flex-1"
                     onClick={() => setStatus("published")}
                     loading={mutations.update.isPending && mutations.update.variables?.status === "published"}
                   >
@@ -263,7 +286,7 @@ function CourseView({ detail }: { detail: CourseDetail }) {
                 ) : (
                   <Button
                     variant="secondary"
-                    className="flex-1"
+
                     onClick={() => setStatus("draft")}
                     loading={mutations.update.isPending && mutations.update.variables?.status === "draft"}
                   >
@@ -273,7 +296,7 @@ function CourseView({ detail }: { detail: CourseDetail }) {
                 )}
                 <Button variant="secondary" onClick={() => setDialog({ kind: "editCourse" })}>
                   <Pencil className="size-4" aria-hidden="true" />
-                  Edit course
+                  Edit<span className="sr-only"> course</span>
                 </Button>
                 <Button
                   variant="ghost"
@@ -324,7 +347,7 @@ function CourseView({ detail }: { detail: CourseDetail }) {
           )}
         </div>
 
-        <div className="lg:sticky lg:top-20 lg:max-h-[calc(100dvh-6rem)] lg:overflow-y-auto lg:rounded-2xl">
+        <div className="rounded-2xl bg-white shadow-sm ring-1 ring-stone-200 lg:sticky lg:top-20 lg:max-h-[calc(100dvh-6rem)] lg:overflow-y-auto lg:overscroll-contain">
           <CourseOutline
             detail={detail}
             selectedId={selected?.id ?? null}
@@ -488,7 +511,11 @@ function LessonView({
         <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
           <div className="min-w-0">
             <p className="text-xs font-semibold tracking-wide text-brand-800 uppercase">{module.title}</p>
-            <h2 id="lesson-title" className="mt-1 text-xl font-bold tracking-tight text-stone-900">
+            <h2
+              id="lesson-title"
+              tabIndex={-1}
+              className="mt-1 text-xl font-bold tracking-tight text-stone-900 outline-none"
+            >
               {lesson.title}
             </h2>
             {(duration || lesson.is_preview) && (
@@ -535,9 +562,9 @@ function LessonView({
             <h3 id="lesson-resources" className="text-sm font-bold text-stone-900">
               Resources
             </h3>
-            <ul className="mt-2 grid gap-2 sm:grid-cols-2">
+            <ul className="mt-2 grid grid-cols-1 gap-2 sm:grid-cols-2">
               {lesson.resources.map((r, i) => (
-                <li key={`${i}-${r.url}`}>
+                <li key={`${i}-${r.url}`} className="min-w-0">
                   <a
                     href={r.url}
                     target="_blank"
@@ -634,7 +661,7 @@ function LessonView({
 
 function NoLessons({ manage, onAdd }: { manage: boolean; onAdd: () => void }) {
   return (
-    <div className="flex aspect-video min-h-64 flex-col items-center justify-center rounded-2xl border border-dashed border-stone-300 bg-white/70 px-6 text-center">
+    <div className="flex min-h-64 flex-col sm:aspect-video sm:min-h-0 items-center justify-center rounded-2xl border border-dashed border-stone-300 bg-white/70 px-6 text-center">
       <span className="flex size-14 items-center justify-center rounded-2xl bg-brand-50 text-brand-700 ring-1 ring-brand-100">
         <BookOpen className="size-7" aria-hidden="true" />
       </span>

@@ -263,7 +263,7 @@ function LessonForm({
         label="Duration (minutes)"
         error={errors.duration}
         hint="Optional. Shown in the outline."
-        className="max-w-48"
+        className="max-w-xs"
       >
         {(ids) => (
           <input

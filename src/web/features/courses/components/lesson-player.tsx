@@ -98,7 +98,7 @@ export function LessonLock({
   onSignIn: () => void;
 }) {
   return (
-    <div className="relative flex aspect-video min-h-64 flex-col items-center justify-center overflow-hidden rounded-2xl bg-gradient-to-br from-stone-900 via-stone-800 to-brand-900 px-6 py-8 text-center text-white shadow-sm">
+    <div className="relative flex min-h-64 flex-col sm:aspect-video sm:min-h-0 items-center justify-center overflow-hidden rounded-2xl bg-gradient-to-br from-stone-900 via-stone-800 to-brand-900 px-6 py-8 text-center text-white shadow-sm">
       <div className="absolute -top-16 -right-16 size-56 rounded-full bg-white/5" aria-hidden="true" />
       <div className="absolute -bottom-20 -left-10 size-64 rounded-full bg-brand-500/10" aria-hidden="true" />
       <span className="relative flex size-14 items-center justify-center rounded-full bg-white/10 ring-1 ring-white/20">

@@ -1,4 +1,5 @@
 import { GraduationCap } from "lucide-react";
+import { useRef } from "react";
 import { toast } from "sonner";
 import { SimulatedCardForm } from "../../../components/simulated-card-form";
 import { Dialog, DialogContent } from "../../../components/ui/dialog";
@@ -18,6 +19,8 @@ export function PurchaseDialog({
   detail: CourseDetail;
 }) {
   const { purchase } = useCourseMutations(detail.course.id);
+  // Once bought, the Buy buttons are gone: focus goes to the unlocked lesson instead.
+  const bought = useRef(false);
   const { course } = detail;
   const price = coursePriceText(course.price);
   return (
@@ -30,7 +33,16 @@ export function PurchaseDialog({
         onOpenChange(next);
       }}
     >
-      <DialogContent title="Buy this course" description="One payment, lifelong access to every lesson." size="md">
+      <DialogContent
+        onCloseAutoFocus={(event) => {
+          if (!bought.current) return;
+          event.preventDefault();
+          document.getElementById("lesson-title")?.focus();
+        }}
+        title="Buy this course"
+        description="One payment unlocks every lesson of the course."
+        size="md"
+      >
         <div className="px-6 pt-5 pb-6 sm:px-8 sm:pb-8">
           <div className="mb-5 flex items-center gap-3 rounded-xl bg-stone-50 p-3 ring-1 ring-stone-200">
             <span className="flex size-11 shrink-0 items-center justify-center rounded-lg bg-brand-100 text-brand-800">
@@ -52,6 +64,7 @@ export function PurchaseDialog({
             onCancel={() => onOpenChange(false)}
             onPaid={async () => {
               await purchase.mutateAsync();
+              bought.current = true;
               toast.success(`You now have access to ${course.title}.`);
               onOpenChange(false);
             }}
