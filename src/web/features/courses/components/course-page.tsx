@@ -551,7 +551,7 @@ function LessonView({
           )}
         </div>
 
-        {!lesson.locked && lesson.description && (
+        {lesson.description && (
           <p className="mt-4 text-sm leading-relaxed whitespace-pre-line text-stone-700 sm:text-base">
             {lesson.description}
           </p>
