@@ -26,7 +26,7 @@ export const COURSE_MESSAGES = {
   descriptionRequired: "Please enter a description",
   priceInvalid: "Price must be a number of at least 0",
   videoRequired: "Please add a video URL or upload a video",
-  videoUnsupported: "Use a YouTube, Vimeo or direct video link (https), or upload a video",
+  videoUnsupported: "Use a YouTube, Vimeo or direct video link (https://), or upload a video",
   durationMin: "Duration must be at least 1 minute",
   resourceUrl: "Resource links must start with https:// or http://",
   locked: "This lesson is part of a paid course. Purchase the course to watch it.",
@@ -115,7 +115,8 @@ export function lessonVideo(url: string): { kind: "youtube" | "vimeo" | "file"; 
   if (embed) return embed;
   try {
     const u = new URL(url);
-    if ((u.protocol === "https:" || u.protocol === "http:") && /\.(mp4|webm|mov|m4v|ogg)$/i.test(u.pathname)) {
+    // https only: the page's CSP (and mixed-content rules) would block an http:// file from playing.
+    if (u.protocol === "https:" && /\.(mp4|webm|mov|m4v|ogg)$/i.test(u.pathname)) {
       return { kind: "file", src: u.toString() };
     }
   } catch {

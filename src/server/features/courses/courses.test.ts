@@ -94,6 +94,8 @@ describe("authoring", () => {
     ).toBe(CM.resourceUrl);
     const ok = await lesson({ title: "Fine", video_url: YT, duration_minutes: 12 });
     expect(ok.body.modules[0].lessons[0]).toMatchObject({ title: "Fine", video_duration: 720 });
+    expect((await lesson({ title: "Plain http", video_url: "http://example.com/a.mp4" })).status).toBe(400);
+    expect((await lesson({ title: "File", video_url: "https://example.com/a.mp4" })).status).toBe(201);
   });
 
   it("keeps lessons, modules and courses in order, and reorders them", async () => {
