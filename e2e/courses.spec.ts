@@ -7,6 +7,7 @@ import {
   request as playwrightRequest,
   test,
 } from "@playwright/test";
+import sharp from "sharp";
 import { COURSE_MESSAGES } from "../src/shared/courses";
 import { UPLOAD_MESSAGES } from "../src/shared/uploads";
 import { BASE_URL, type TestUser, createConfirmedUser, expectNoViolations, uniqueSuffix } from "./helpers";
@@ -526,4 +527,30 @@ test("the Courses tab, the course page and its dialogs have no WCAG A/AA violati
   await buy.getByRole("button", { name: "Pay $19.50" }).click();
   await expect(buy.getByText("Please enter your card number")).toBeVisible();
   await expectNoViolations(page, "the simulated card form with errors");
+});
+
+test("an owner gives a course a thumbnail, which the course card shows", async ({ page }) => {
+  const detail = await courseViaApi(`Thumbnail course ${uniqueSuffix()}`, [
+    { title: "Only lesson", video_url: YOUTUBE },
+  ]);
+  const png = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#c2410c" } })
+    .png()
+    .toBuffer();
+  await signInPage(page, owner);
+  await page.goto(`/community/${community.slug}/course/${detail.course.id}`);
+  await page.getByRole("button", { name: "Edit course", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Edit course" });
+  await dialog
+    .getByLabel("Thumbnail (optional)")
+    .setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: png });
+  const preview = dialog.getByRole("img", { name: "Course thumbnail" });
+  await expect(preview).toHaveAttribute("src", /\/courses\/[0-9a-f-]{36}-medium\.webp$/);
+  await dialog.getByRole("button", { name: "Save changes" }).click();
+  await expect(dialog).toHaveCount(0);
+
+  await coursesTab(page);
+  const card = page.getByRole("article", { name: detail.course.title });
+  const img = card.locator("img").first();
+  await expect(img).toHaveAttribute("src", /-medium\.webp$/);
+  await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBe(640);
 });

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -75,6 +76,22 @@ const CSP_DIRECTIVES = {
   frameSrc: ["https://www.youtube-nocookie.com", "https://www.youtube.com", "https://player.vimeo.com"],
   upgradeInsecureRequests: null,
 };
+
+/**
+ * An upload refused half-way (413): the rest of its body is read and thrown away for a few seconds,
+ * then the connection is cut. Closing at once would make the kernel answer the unread bytes with a
+ * reset, and the client could lose the 413 it was sent; a client that keeps sending is cut off.
+ */
+function drainRefusedBody(raw: IncomingMessage) {
+  if (raw.complete) return;
+  raw.unpipe();
+  raw.resume();
+  const socket = raw.socket;
+  const timer = setTimeout(() => socket.destroy(), 5_000);
+  timer.unref();
+  raw.once("end", () => clearTimeout(timer));
+  socket.once("close", () => clearTimeout(timer));
+}
 
 /** With S3 storage, browsers PUT direct uploads to it and play videos from its signed URLs. */
 function cspFor(config: Config) {
@@ -191,8 +208,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
         const retry = (err.details as { retryAfter?: number } | undefined)?.retryAfter;
         if (retry) reply.header("retry-after", String(retry));
       }
-      // An upload refused half-way: the rest of its body is not read, so the connection cannot be reused.
-      if (err.code === "PAYLOAD_TOO_LARGE") reply.header("connection", "close");
+      if (err.code === "PAYLOAD_TOO_LARGE") drainRefusedBody(request.raw);
       return reply.status(err.status).send({ error: { code: err.code, message: err.message } });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {

