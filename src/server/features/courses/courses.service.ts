@@ -287,6 +287,9 @@ export async function updateCourse({
 }) {
   const { course } = await requireManagedCourse(ctx, viewer, courseId);
   checkOwnMedia(input.thumbnail_url, course.community_id);
+  if (input.thumbnail_url !== undefined && input.thumbnail_url !== course.thumbnail_url) {
+    await dropThumbnail(ctx.db, course.community_id, course.thumbnail_url);
+  }
   await ctx.db
     .update(courses)
     .set({
@@ -304,7 +307,17 @@ export async function updateCourse({
 /** Deleting a course deletes its modules, lessons, completions, purchases and lesson files (cascade and trigger). */
 export async function deleteCourse({ ctx, viewer, courseId }: { ctx: AppContext; viewer: Viewer; courseId: string }) {
   const { course } = await requireManagedCourse(ctx, viewer, courseId);
-  await ctx.db.delete(courses).where(eq(courses.id, course.id));
+  await ctx.db.transaction(async (tx) => {
+    await tx.delete(courses).where(eq(courses.id, course.id));
+    await dropThumbnail(tx, course.community_id, course.thumbnail_url);
+  });
+}
+
+/** A course thumbnail's upload row (its files go with it, through the trigger on media_files). */
+async function dropThumbnail(tx: Queryable, communityId: string, url: string | null | undefined) {
+  if (!url || !url.startsWith(`/media/community-assets/${communityId}/courses/`)) return;
+  const key = url.slice("/media/".length).replace(/-(medium|thumbnail)\.webp$/, ".webp");
+  await tx.delete(mediaFiles).where(and(eq(mediaFiles.key, key), eq(mediaFiles.communityId, communityId)));
 }
 
 /** Sets order_index to the position in `ids`, which must name every item of the parent exactly once. */

@@ -383,3 +383,40 @@ describe("paid access", () => {
     expect(await t.app.ctx.storage.head(up.body.path)).toBeNull();
   });
 });
+
+describe("thumbnails", () => {
+  it("replaces and deletes a course's thumbnail files with it", async () => {
+    const sharp = (await import("sharp")).default;
+    const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#c2410c" } })
+      .png()
+      .toBuffer();
+    const up = () =>
+      upload(
+        t,
+        "/api/upload",
+        users.admin.cookie,
+        { name: "t.png", type: "image/png", data: png },
+        {
+          communityId: community.id,
+          uploadType: "courses",
+        },
+      );
+    const first = (await up()).body;
+    const second = (await up()).body;
+    const c = await newCourse({ thumbnail_url: first.variants.medium });
+    expect(c.course.thumbnail_url).toBe(first.variants.medium);
+    await http().patch(
+      `/api/courses/${c.course.id}`,
+      { thumbnail_url: second.variants.medium },
+      { cookie: users.admin.cookie },
+    );
+    const keys = async () => (await t.database.pool.query(`SELECT key FROM media_files`)).rows.map((r) => r.key);
+    expect(await keys()).not.toContain(first.path);
+    expect(await keys()).toContain(second.path);
+    await http().delete(`/api/courses/${c.course.id}`, { cookie: users.admin.cookie });
+    expect(await keys()).not.toContain(second.path);
+    await t.app.ctx.worker.runOnce();
+    expect(await t.app.ctx.storage.head(second.path)).toBeNull();
+    expect(await t.app.ctx.storage.head(first.path)).toBeNull();
+  });
+});
