@@ -30,6 +30,7 @@ type CourseDetail = {
 };
 
 let owner: TestUser;
+let admin: TestUser;
 let member: TestUser;
 let ownerApi: APIRequestContext;
 let memberApi: APIRequestContext;
@@ -115,6 +116,16 @@ test.beforeAll(async () => {
   community = { ...((await res.json()) as { id: string; slug: string }), name };
   const joined = await memberApi.post(`/api/communities/${community.id}/join`);
   expect(joined.ok(), await joined.text()).toBe(true);
+  // An admin, who builds courses as the owner does (SPEC §6).
+  admin = await createConfirmedUser("crsadm");
+  const adminApi = await apiFor(admin);
+  expect((await adminApi.post(`/api/communities/${community.id}/join`)).ok()).toBe(true);
+  const adminId = ((await (await adminApi.get("/api/me")).json()) as { user: { id: string } }).user.id;
+  await adminApi.dispose();
+  const promoted = await ownerApi.patch(`/api/communities/${community.id}/members/${adminId}`, {
+    data: { role: "admin" },
+  });
+  expect(promoted.status(), await promoted.text()).toBe(200);
 });
 
 test.afterAll(async () => {
@@ -122,11 +133,11 @@ test.afterAll(async () => {
   await memberApi?.dispose();
 });
 
-test("an owner creates a course, adds a YouTube lesson, an uploaded clip and a module, reorders and publishes it", async ({
+test("an admin creates a course, adds a YouTube lesson, an uploaded clip and a module, reorders and publishes it", async ({
   page,
 }) => {
   test.setTimeout(120_000);
-  await signInPage(page, owner);
+  await signInPage(page, admin);
   await coursesTab(page);
   await expect(page.getByRole("heading", { name: "No courses yet" })).toBeVisible();
 
