@@ -2,14 +2,15 @@
  * The baseline: a bare node:http server answering fixed bytes per path, the cheapest server that
  * gives a client the same response body. Routes come from the JSON file BENCH_BASELINE_ROUTES_FILE
  * (read once at start), keyed by path, or by path and query string when several queries of one path
- * answer differently.
+ * answer differently. A route marked `readBody` answers only once the whole request body has been
+ * read (and discarded): the cheapest server that receives an upload's bytes.
  */
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { announceReady, onParentStop } from "./protocol";
 
-export type BaselineRoute = { status: number; contentType: string; bodyBase64: string };
+export type BaselineRoute = { status: number; contentType: string; bodyBase64: string; readBody?: boolean };
 
 const routesFile = process.env.BENCH_BASELINE_ROUTES_FILE;
 if (!routesFile) throw new Error("BENCH_BASELINE_ROUTES_FILE is required");
@@ -19,7 +20,12 @@ const answers = new Map(
     const body = Buffer.from(r.bodyBase64, "base64");
     return [
       path,
-      { status: r.status, body, headers: { "content-type": r.contentType, "content-length": String(body.length) } },
+      {
+        status: r.status,
+        body,
+        headers: { "content-type": r.contentType, "content-length": String(body.length) },
+        readBody: r.readBody === true,
+      },
     ];
   }),
 );
@@ -33,10 +39,14 @@ const server = http.createServer((req, res) => {
     res.end(notFound);
     return;
   }
-  // Drain any request body before answering, as a real server would.
+  const send = () => {
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body);
+  };
+  // Drain any request body before answering, as a real server would; `readBody` routes wait for its end.
   req.resume();
-  res.writeHead(answer.status, answer.headers);
-  res.end(answer.body);
+  if (answer.readBody && !req.complete) req.once("end", send);
+  else send();
 });
 server.keepAliveTimeout = 72_000;
 

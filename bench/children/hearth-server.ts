@@ -17,7 +17,8 @@
  * of the request that freed the connection. The window's total (background work included) is
  * reported either way.
  *
- * Always: "database:url" answers the database URL, so the harness can check rows and EXPLAIN.
+ * Always: "database:url" answers the database URL, so the harness can check rows and EXPLAIN;
+ * "memory" answers `process.memoryUsage()` (rss, heapUsed, external, arrayBuffers, in bytes).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHistogram } from "node:perf_hooks";
@@ -43,7 +44,10 @@ const server = await startServer(config, {
 onParentStop(() => server.stop());
 
 type Handler = () => unknown;
-const handlers: Record<string, Handler> = { "database:url": () => server.database.url };
+const handlers: Record<string, Handler> = {
+  "database:url": () => server.database.url,
+  memory: () => process.memoryUsage(),
+};
 
 if (process.env.BENCH_SERVER_LATENCY === "1") {
   const histogram = createHistogram();

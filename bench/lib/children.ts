@@ -132,7 +132,8 @@ export async function spawnChildServer(opts: {
  * on a copy of a prepared one (`template`, see lib/datasets.ts: the copy is made with `cp -a` so the
  * cluster keeps its owner and modes, and removed afterwards). `serverLatency` makes the child time
  * every request from arrival to the last byte handed to the socket (see `serverLatencyProbe`);
- * `sqlCount` makes it count the SQL statements it sends (see `sqlCounter`).
+ * `sqlCount` makes it count the SQL statements it sends (see `sqlCounter`). `dataDir` is its data
+ * directory (disk media are under `media/`).
  */
 export async function startHearth(opts: {
   name: string;
@@ -140,7 +141,7 @@ export async function startHearth(opts: {
   template?: string;
   serverLatency?: boolean;
   sqlCount?: boolean;
-}): Promise<ChildServer> {
+}): Promise<ChildServer & { dataDir: string }> {
   const dataDir = path.join(TMP_DIR, `bench-${opts.name}`);
   rmSync(dataDir, { recursive: true, force: true });
   if (opts.template) execFileSync("cp", ["-a", opts.template, dataDir], { stdio: ["ignore", "ignore", "inherit"] });
@@ -157,6 +158,7 @@ export async function startHearth(opts: {
     });
     return {
       ...server,
+      dataDir,
       stop: async () => {
         await server.stop();
         rmSync(dataDir, { recursive: true, force: true });
@@ -206,17 +208,27 @@ export const sqlCounter = (server: ChildServer, opts: { attribute?: boolean } = 
   read: () => server.ask<SqlCount>("sql:read"),
 });
 
+/** A Hearth child's `process.memoryUsage()` (bytes), read over IPC. */
+export const serverMemory = (server: ChildServer): Promise<NodeJS.MemoryUsage> =>
+  server.ask<NodeJS.MemoryUsage>("memory");
+
 /** The connection URL of a Hearth child's database (to check rows or EXPLAIN from the harness). */
 export const databaseUrl = (server: ChildServer): Promise<string> => server.ask<string>("database:url");
 
-export type FixedResponse = { status: number; contentType: string; body: Buffer };
+/** `readBody`: answer only once the request body has been read to its end (for uploads). */
+export type FixedResponse = { status: number; contentType: string; body: Buffer; readBody?: boolean };
 
 /** A bare node:http server answering exactly `routes[path]` (status, content type and body bytes). */
 export async function startBaseline(name: string, routes: Record<string, FixedResponse>): Promise<ChildServer> {
   const wire: Record<string, BaselineRoute> = Object.fromEntries(
     Object.entries(routes).map(([p, r]) => [
       p,
-      { status: r.status, contentType: r.contentType, bodyBase64: r.body.toString("base64") },
+      {
+        status: r.status,
+        contentType: r.contentType,
+        bodyBase64: r.body.toString("base64"),
+        ...(r.readBody ? { readBody: true } : {}),
+      },
     ]),
   );
   // In a file, not the environment: one environment string is limited to 128 KiB on Linux, less

@@ -6,9 +6,15 @@ export type LoadRequest = {
   url: string;
   method?: "GET" | "POST";
   headers?: Record<string, string>;
-  body?: string;
+  /** A string, or bytes (e.g. a multipart upload, sent as they are). */
+  body?: string | Buffer;
   /** When set, any response whose body differs counts as an error. */
   expectBody?: string;
+  /**
+   * When set, called with every response body; a response it returns false for counts as an error
+   * (for answers that differ per request, such as an upload's new key).
+   */
+  verifyBody?: (body: string) => boolean;
   connections: number;
   /** The server's pid, to report the CPU its process tree used during the measurement. */
   serverPid?: number;
@@ -21,6 +27,11 @@ export type LoadRequest = {
    * session and request sequence with `client.setRequests`).
    */
   setupClient?: (client: autocannon.Client) => void;
+  /**
+   * Awaited after each run (warm-up and measured) and its fixed pause, e.g. to wait until the server
+   * has finished slow requests autocannon left in flight, so they do not land in the next run.
+   */
+  settle?: () => Promise<void>;
 };
 
 export type LoadResult = {
@@ -56,6 +67,7 @@ async function runOnce(
     headers: req.headers,
     body: req.body,
     expectBody: req.expectBody,
+    verifyBody: req.verifyBody && ((body) => req.verifyBody!(typeof body === "string" ? body : String(body ?? ""))),
     setupClient: req.setupClient,
     connections: req.connections,
     duration: seconds,
@@ -76,6 +88,7 @@ async function runOnce(
   // autocannon stops with requests still in flight on the server: let them finish before the next
   // measurement (or a shutdown) so one run's tail does not land in the next.
   await new Promise((r) => setTimeout(r, SETTLE_MS));
+  await req.settle?.();
   return result;
 }
 

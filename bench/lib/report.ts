@@ -8,13 +8,16 @@ const int = (n: number) => Math.round(n).toLocaleString("en-US");
 // autocannon reports whole milliseconds for most runs: do not print digits it did not measure.
 const ms = (n: number) => `${Number.isInteger(n) ? n : n.toFixed(n < 10 ? 2 : 1)} ms`;
 const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
+// Slow requests (uploads) run a few per second: keep two decimals below 10/s.
+const rate = (n: number) => (n < 10 ? n.toFixed(2) : int(n));
 
 type Column = { title: string; numeric: boolean; cell: (row: ResultRow) => string };
 
 const COLUMNS: Column[] = [
   { title: "endpoint", numeric: false, cell: (r) => r.endpoint },
   { title: "conns", numeric: true, cell: (r) => String(r.connections) },
-  { title: "req/s", numeric: true, cell: (r) => int(r.requestsPerSecond) },
+  { title: "req/s", numeric: true, cell: (r) => rate(r.requestsPerSecond) },
+  { title: "MB/s", numeric: true, cell: (r) => (r.inputMBps === undefined ? "—" : r.inputMBps.toFixed(1)) },
   { title: "p50", numeric: true, cell: (r) => ms(r.p50) },
   { title: "p99", numeric: true, cell: (r) => ms(r.p99) },
   { title: "server p95", numeric: true, cell: (r) => (r.serverP95 === undefined ? "—" : ms(r.serverP95)) },
@@ -33,12 +36,17 @@ const COLUMNS: Column[] = [
     numeric: true,
     cell: (r) => (r.responseBytes === undefined ? "—" : int(r.responseBytes)),
   },
+  {
+    title: "RSS growth",
+    numeric: true,
+    cell: (r) => (r.rssGrowthMb === undefined ? "—" : `${r.rssGrowthMb.toFixed(1)} MB`),
+  },
   { title: "non-2xx", numeric: true, cell: (r) => String(r.non2xx) },
   { title: "errors", numeric: true, cell: (r) => String(r.errors) },
   {
     title: "baseline req/s",
     numeric: false,
-    cell: (r) => (r.reference ? `${int(r.reference.requestsPerSecond)} (${r.reference.label})` : "—"),
+    cell: (r) => (r.reference ? `${rate(r.reference.requestsPerSecond)} (${r.reference.label})` : "—"),
   },
   {
     title: "ratio",
@@ -56,6 +64,7 @@ const COLUMNS: Column[] = [
         ...(r.goal === undefined ? [] : [`≥ ${Math.round(r.goal * 100)}%`]),
         ...(r.serverP95GoalMs === undefined ? [] : [`p95 < ${r.serverP95GoalMs} ms`]),
         ...(r.sqlGoal === undefined ? [] : [`SQL ≤ ${r.sqlGoal}`]),
+        ...(r.rssGrowthGoalMb === undefined ? [] : [`RSS growth < ${r.rssGrowthGoalMb} MB`]),
       ];
       return parts.length ? parts.join(", ") : "—";
     },
@@ -75,6 +84,8 @@ const OPTIONAL: Record<string, (r: ResultRow) => boolean> = {
   "server p95": (r) => r.serverP95 !== undefined,
   "SQL/req": (r) => r.sql !== undefined,
   bytes: (r) => r.responseBytes !== undefined,
+  "MB/s": (r) => r.inputMBps !== undefined,
+  "RSS growth": (r) => r.rssGrowthMb !== undefined,
 };
 const columnsFor = (rows: ResultRow[]) => COLUMNS.filter((c) => !OPTIONAL[c.title] || rows.some(OPTIONAL[c.title]));
 

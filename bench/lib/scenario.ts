@@ -24,6 +24,12 @@ export type ResultRow = {
   sqlGoal?: number;
   /** Size of the response body in bytes, when the scenario reports it. */
   responseBytes?: number;
+  /** Request body received per second, in MB (MiB, as upload limits count them), when the scenario reports it. */
+  inputMBps?: number;
+  /** Growth of the server process's resident memory during the row's requests (peak − before, MB), when sampled. */
+  rssGrowthMb?: number;
+  /** rssGrowthMb must stay below this (MB), when the issue sets such a goal. */
+  rssGrowthGoalMb?: number;
 };
 
 export type ScenarioResult = {
@@ -67,6 +73,9 @@ export function missedGoals(row: ResultRow): string[] {
   if (row.sqlGoal !== undefined && row.sql !== undefined && row.sql.typical > row.sqlGoal) {
     missed.push(`${row.sql.typical} SQL statements per request, more than ${row.sqlGoal}`);
   }
+  if (row.rssGrowthGoalMb !== undefined && row.rssGrowthMb !== undefined && !(row.rssGrowthMb < row.rssGrowthGoalMb)) {
+    missed.push(`resident memory grew ${row.rssGrowthMb.toFixed(1)} MB, not under ${row.rssGrowthGoalMb} MB`);
+  }
   return missed;
 }
 
@@ -75,6 +84,7 @@ export const goalMet = (row: ResultRow): boolean | undefined => {
   const checkable =
     (row.goal !== undefined && ratioOf(row) !== undefined) ||
     (row.serverP95GoalMs !== undefined && row.serverP95 !== undefined) ||
-    (row.sqlGoal !== undefined && row.sql !== undefined);
+    (row.sqlGoal !== undefined && row.sql !== undefined) ||
+    (row.rssGrowthGoalMb !== undefined && row.rssGrowthMb !== undefined);
   return checkable ? missedGoals(row).length === 0 : undefined;
 };

@@ -2,6 +2,7 @@ import type { Scenario } from "../lib/scenario";
 import { communities } from "./communities";
 import { foundation } from "./foundation";
 import { posts } from "./posts";
+import { uploads } from "./uploads";
 
 /** Every scenario, in the order `npm run bench` runs them. Later issues add theirs here. */
-export const SCENARIOS: Scenario[] = [foundation, communities, posts];
+export const SCENARIOS: Scenario[] = [foundation, communities, posts, uploads];
