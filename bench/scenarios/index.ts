@@ -1,8 +1,9 @@
 import type { Scenario } from "../lib/scenario";
 import { communities } from "./communities";
+import { courses } from "./courses";
 import { foundation } from "./foundation";
 import { posts } from "./posts";
 import { uploads } from "./uploads";
 
 /** Every scenario, in the order `npm run bench` runs them. Later issues add theirs here. */
-export const SCENARIOS: Scenario[] = [foundation, communities, posts, uploads];
+export const SCENARIOS: Scenario[] = [foundation, communities, posts, uploads, courses];
