@@ -24,6 +24,11 @@ const courseNotFound = () => new AppError("NOT_FOUND", CM.courseNotFound);
 const moduleNotFound = () => new AppError("NOT_FOUND", CM.moduleNotFound);
 const lessonNotFound = () => new AppError("NOT_FOUND", CM.lessonNotFound);
 
+/** A parent's not-found (a hidden course) answered as the child's own, so nothing tells them apart. */
+const asNotFound = (make: () => AppError) => (err: unknown) => {
+  throw err instanceof AppError && err.code === "NOT_FOUND" ? make() : err;
+};
+
 /** Owners and admins build courses, see drafts and always have access (SPEC §6). */
 const isStaff = (role: CommunityRole | null) => can(role, "manage_courses");
 
@@ -399,9 +404,7 @@ async function requireManagedModule(ctx: AppContext, viewer: Viewer, moduleId: s
   if (!isUuid(moduleId)) throw moduleNotFound();
   const [m] = await ctx.db.select().from(courseModules).where(eq(courseModules.id, moduleId));
   if (!m) throw moduleNotFound();
-  const access = await requireManagedCourse(ctx, viewer, m.courseId).catch((err) => {
-    throw err instanceof AppError && err.code === "NOT_FOUND" ? moduleNotFound() : err;
-  });
+  const access = await requireManagedCourse(ctx, viewer, m.courseId).catch(asNotFound(moduleNotFound));
   return { module: m, ...access };
 }
 
@@ -511,9 +514,7 @@ async function requireManagedLesson(ctx: AppContext, viewer: Viewer, lessonId: s
   if (!isUuid(lessonId)) throw lessonNotFound();
   const [l] = await ctx.db.select().from(courseLessons).where(eq(courseLessons.id, lessonId));
   if (!l) throw lessonNotFound();
-  const access = await requireManagedModule(ctx, viewer, l.moduleId).catch((err) => {
-    throw err instanceof AppError && err.code === "NOT_FOUND" ? lessonNotFound() : err;
-  });
+  const access = await requireManagedModule(ctx, viewer, l.moduleId).catch(asNotFound(lessonNotFound));
   return { lesson: l, ...access };
 }
 
@@ -625,9 +626,7 @@ export async function completeLesson({ ctx, viewer, lessonId }: { ctx: AppContex
     .innerJoin(courseModules, eq(courseModules.id, courseLessons.moduleId))
     .where(eq(courseLessons.id, lessonId));
   if (!l) throw lessonNotFound();
-  const { course, role } = await requireCourse(ctx.db, l.courseId, viewer.id).catch((err) => {
-    throw err instanceof AppError && err.code === "NOT_FOUND" ? lessonNotFound() : err;
-  });
+  const { course, role } = await requireCourse(ctx.db, l.courseId, viewer.id).catch(asNotFound(lessonNotFound));
   if (!role) throw new AppError("FORBIDDEN", "Join the community to take its courses");
   if (!accessOf(course, role) && !l.isPreview) throw new AppError("FORBIDDEN", CM.locked);
   await ctx.db
