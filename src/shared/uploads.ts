@@ -2,28 +2,57 @@
 
 export type FileKind = "image" | "video" | "document";
 
-export const FILE_KINDS: Record<FileKind, { mimes: readonly string[]; extensions: readonly string[]; maxMb: number }> =
-  {
-    image: {
-      mimes: ["image/jpeg", "image/png", "image/webp", "image/gif"],
-      extensions: [".jpg", ".jpeg", ".png", ".webp", ".gif"],
-      maxMb: 10,
-    },
-    video: {
-      mimes: ["video/mp4", "video/quicktime", "video/x-msvideo", "video/webm"],
-      extensions: [".mp4", ".mov", ".avi", ".webm"],
-      maxMb: 500,
-    },
-    document: {
-      mimes: [
-        "application/pdf",
-        "application/msword",
-        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-      ],
-      extensions: [".pdf", ".doc", ".docx"],
-      maxMb: 50,
-    },
-  };
+/** Every accepted extension and the type it stands for, by kind (SPEC §5): the one table of them. */
+const TYPES: Record<FileKind, Record<string, string>> = {
+  image: {
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".png": "image/png",
+    ".webp": "image/webp",
+    ".gif": "image/gif",
+  },
+  video: { ".mp4": "video/mp4", ".mov": "video/quicktime", ".avi": "video/x-msvideo", ".webm": "video/webm" },
+  document: {
+    ".pdf": "application/pdf",
+    ".doc": "application/msword",
+    ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  },
+};
+const MAX_MB: Record<FileKind, number> = { image: 10, video: 500, document: 50 };
+
+const ruleOf = (kind: FileKind) => ({
+  extensions: Object.keys(TYPES[kind]),
+  mimes: [...new Set(Object.values(TYPES[kind]))],
+  maxMb: MAX_MB[kind],
+});
+export const FILE_KINDS: Record<FileKind, ReturnType<typeof ruleOf>> = {
+  image: ruleOf("image"),
+  video: ruleOf("video"),
+  document: ruleOf("document"),
+};
+
+/** `.ext` → type for every accepted upload (how stored files are served, how a nameless type is guessed). */
+export const MIME_BY_EXTENSION: Readonly<Record<string, string>> = Object.assign({}, ...Object.values(TYPES));
+
+/** Browsers and tools name AVI files in more than one way. */
+const MIME_ALIASES: Record<string, string> = {
+  "video/avi": "video/x-msvideo",
+  "video/msvideo": "video/x-msvideo",
+  "video/vnd.avi": "video/x-msvideo",
+};
+
+/** A declared type lowercased, without parameters, with aliases resolved. */
+export function canonicalMime(mime: string): string {
+  const m = mime.toLowerCase().split(";")[0].trim();
+  return MIME_ALIASES[m] ?? m;
+}
+
+/** The extension (without the dot) a stored file of this type gets, or null when it is not accepted. */
+export function extensionForMime(mime: string): string | null {
+  const m = canonicalMime(mime);
+  const found = Object.entries(MIME_BY_EXTENSION).find(([, type]) => type === m);
+  return found ? found[0].slice(1) : null;
+}
 
 export const MB = 1024 * 1024;
 
@@ -42,13 +71,8 @@ export const UPLOAD_KINDS: Record<UploadType | "personal", readonly FileKind[]> 
 };
 
 export function kindOfMime(mime: string): FileKind | null {
-  const m = mime.toLowerCase().split(";")[0].trim();
-  for (const [kind, rule] of Object.entries(FILE_KINDS) as [FileKind, (typeof FILE_KINDS)[FileKind]][]) {
-    if (rule.mimes.includes(m)) return kind;
-  }
-  // Browsers name AVI files in more than one way.
-  if (m === "video/avi" || m === "video/msvideo" || m === "video/vnd.avi") return "video";
-  return null;
+  const m = canonicalMime(mime);
+  return (Object.keys(TYPES) as FileKind[]).find((kind) => FILE_KINDS[kind].mimes.includes(m)) ?? null;
 }
 
 export const acceptedExtensions = (kinds: readonly FileKind[]) => kinds.flatMap((k) => FILE_KINDS[k].extensions);

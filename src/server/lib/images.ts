@@ -1,7 +1,6 @@
 import sharp from "sharp";
 import { IMAGE_VARIANTS } from "../../shared/limits";
 import { AppError } from "./errors";
-import type { Storage } from "./storage";
 
 /** Far below sharp's 268 MP default: a "pixel flood" header is refused before any decode. */
 export const MAX_INPUT_PIXELS = 50_000_000;
@@ -55,22 +54,28 @@ export type ImageVariants = { original: Buffer; medium: Buffer; thumbnail: Buffe
  * "large" size, medium and thumbnail. Everything is WebP. Animated input keeps its first frame.
  */
 export async function renderVariants(buffer: Buffer, notImageMessage: string): Promise<ImageVariants> {
-  await inspectImage(buffer, notImageMessage);
+  // The header was checked by inspectImage before the bytes were kept; the pixel cap stays on the decode.
   return withSlot(async () => {
     try {
-      const base = () =>
-        sharp(buffer, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error", animated: false }).rotate();
       const { large, medium, thumbnail } = IMAGE_VARIANTS;
+      // Decoded once, to at most the large size; the three encodes start from those pixels.
+      const { data, info } = await sharp(buffer, {
+        limitInputPixels: MAX_INPUT_PIXELS,
+        failOn: "error",
+        animated: false,
+      })
+        .rotate()
+        .resize(large.width, large.height, { fit: "inside", withoutEnlargement: true })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const pixels = () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
       const [original, mediumBuf, thumbBuf] = await Promise.all([
-        base()
-          .resize(large.width, large.height, { fit: "inside", withoutEnlargement: true })
-          .webp({ quality: large.quality })
-          .toBuffer(),
-        base()
+        pixels().webp({ quality: large.quality }).toBuffer(),
+        pixels()
           .resize(medium.width, medium.height, { fit: "inside", withoutEnlargement: true })
           .webp({ quality: medium.quality })
           .toBuffer(),
-        base()
+        pixels()
           .resize(thumbnail.width, thumbnail.height, { fit: "cover" })
           .webp({ quality: thumbnail.quality })
           .toBuffer(),
@@ -81,36 +86,4 @@ export async function renderVariants(buffer: Buffer, notImageMessage: string): P
       throw new AppError("VALIDATION", notImageMessage);
     }
   });
-}
-
-export type StoredImage = {
-  keys: { original: string; medium: string; thumbnail: string };
-  urls: { original: string; medium: string; thumbnail: string };
-  /** Bytes of the stored original. */
-  size: number;
-};
-
-/**
- * Re-encodes an uploaded image into the spec's variants and stores them as `{base}.webp`,
- * `{base}-medium.webp` and `{base}-thumbnail.webp`.
- */
-export async function storeImageVariants(
-  storage: Storage,
-  base: string,
-  file: Buffer,
-  notImageMessage: string,
-): Promise<StoredImage> {
-  const variants = await renderVariants(file, notImageMessage);
-  const keys = { original: `${base}.webp`, medium: `${base}-medium.webp`, thumbnail: `${base}-thumbnail.webp` };
-  await Promise.all([
-    storage.put(keys.original, variants.original, "image/webp"),
-    storage.put(keys.medium, variants.medium, "image/webp"),
-    storage.put(keys.thumbnail, variants.thumbnail, "image/webp"),
-  ]);
-  const urls = {
-    original: storage.publicUrl(keys.original),
-    medium: storage.publicUrl(keys.medium),
-    thumbnail: storage.publicUrl(keys.thumbnail),
-  };
-  return { keys, urls, size: variants.original.length };
 }

@@ -7,6 +7,8 @@ import type { FastifyRequest } from "fastify";
 import { fileTypeFromBuffer } from "file-type";
 import {
   acceptedExtensions,
+  canonicalMime,
+  extensionForMime,
   DAILY_UPLOAD_BYTES,
   FILE_KINDS,
   type FileKind,
@@ -79,8 +81,7 @@ export async function readFilePart(
   messages: { missing?: string; tooLarge?: string } = {},
 ): Promise<Buffer> {
   const part = await filePart(request, maxBytes, messages);
-  const tooBig = () => tooLarge(maxBytes, messages.tooLarge);
-  const buffer = await collect(part.file, maxBytes, tooBig);
+  const buffer = await toBuffer(limited(part.file, maxBytes, () => tooLarge(maxBytes, messages.tooLarge)).stream);
   if (buffer.length === 0) throw new AppError("VALIDATION", UM.emptyFile);
   return buffer;
 }
@@ -96,16 +97,36 @@ export function fieldOf(part: MultipartFile, name: string): string | undefined {
 export class ByteLimit extends Transform {
   bytes = 0;
   constructor(
-    private readonly max: number,
-    private readonly error: () => Error,
+    private max: number,
+    private error: () => Error,
   ) {
     super();
+  }
+  /** Lowers the limit once it is known (after the type was sniffed); bytes already passed count. */
+  narrow(max: number, error: () => Error) {
+    this.max = max;
+    this.error = error;
+    if (this.bytes > max) this.destroy(error());
   }
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback) {
     this.bytes += chunk.length;
     if (this.bytes > this.max) return done(this.error());
     done(null, chunk);
   }
+}
+
+/** `source` through a ByteLimit, with the source's errors passed on. */
+function limited(source: Readable, max: number, error: () => Error) {
+  const limit = new ByteLimit(max, error);
+  const stream = source.pipe(limit);
+  source.on("error", (err) => limit.destroy(err));
+  return { stream, limit };
+}
+
+async function toBuffer(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /** Reads the first `n` bytes and gives back a stream that replays them followed by the rest. */
@@ -146,18 +167,11 @@ export type Sniffed = { kind: FileKind; mime: string; ext: string };
 export async function sniff(head: Buffer): Promise<Sniffed | null> {
   const found = await fileTypeFromBuffer(head).catch(() => undefined);
   if (!found) return null;
-  const mime = found.mime === "video/vnd.avi" ? "video/x-msvideo" : found.mime;
-  let kind = kindOfMime(mime);
-  let ext = found.ext as string;
-  if (!kind && found.ext === "cfb") {
-    // Word 97-2003 files are OLE compound files; file-type names only the container.
-    kind = "document";
-    ext = "doc";
-    return { kind, mime: "application/msword", ext };
-  }
-  if (!kind) return null;
-  if (ext === "qt") ext = "mov";
-  return { kind, mime, ext };
+  // Word 97-2003 files are OLE compound files; file-type names only the container.
+  const mime = found.ext === "cfb" ? "application/msword" : canonicalMime(found.mime);
+  const kind = kindOfMime(mime);
+  const ext = extensionForMime(mime);
+  return kind && ext ? { kind, mime, ext } : null;
 }
 
 /** Everything an upload needs to know about where it goes. */
@@ -214,33 +228,24 @@ export async function checkQuota(ctx: AppContext, ownerId: string, incomingBytes
 }
 
 async function receive(ctx: AppContext, stream: Readable, target: UploadTarget): Promise<UploadResult> {
+  // Counted from the first byte against the largest limit the target takes, then against the
+  // sniffed kind's own limit.
   const overall = Math.max(...target.kinds.map((k) => limitFor(k, target)));
-  const counted = stream.pipe(new ByteLimit(overall, () => tooLarge(overall, target.tooLargeMessage)));
-  stream.on("error", (err) => counted.destroy(err));
+  const { stream: counted, limit: counter } = limited(stream, overall, () => tooLarge(overall, target.tooLargeMessage));
   const { head, rest, ended } = await peek(counted, SNIFF_BYTES);
   if (head.length === 0) throw new AppError("VALIDATION", target.notAllowedMessage ?? UM.emptyFile);
   const found = await sniff(head);
-  if (!found || !target.kinds.includes(found.kind)) {
+  const keyOf = (ext: string) => `${target.base}.${ext}`;
+  if (!found || !target.kinds.includes(found.kind) || (target.expectKey && keyOf(found.ext) !== target.expectKey)) {
     rest.destroy();
     stream.resume();
     throw new AppError("VALIDATION", target.notAllowedMessage ?? UM.invalidFileType(acceptedExtensions(target.kinds)));
   }
   const limit = limitFor(found.kind, target);
-  const tooBig = () => tooLarge(limit, target.tooLargeMessage);
-  if (found.kind === "image") {
-    const buffer = ended ? head : await collect(rest, limit, tooBig);
-    if (buffer.length > limit) throw tooBig();
-    return storeImage(ctx, buffer, target);
-  }
-  const key = `${target.base}.${found.ext}`;
-  if (target.expectKey && key !== target.expectKey) {
-    rest.destroy();
-    stream.resume();
-    throw new AppError("VALIDATION", target.notAllowedMessage ?? UM.invalidFileType(acceptedExtensions(target.kinds)));
-  }
-  const limited = rest.pipe(new ByteLimit(limit, tooBig));
-  rest.on("error", (err) => limited.destroy(err));
-  const { size } = await ctx.storage.put(key, limited, found.mime);
+  counter.narrow(limit, () => tooLarge(limit, target.tooLargeMessage));
+  if (found.kind === "image") return storeImage(ctx, ended ? head : await toBuffer(rest), target);
+  const key = keyOf(found.ext);
+  const { size } = await ctx.storage.put(key, rest, found.mime);
   const row = {
     key,
     ownerId: target.ownerId,
@@ -254,20 +259,6 @@ async function receive(ctx: AppContext, stream: Readable, target: UploadTarget):
   if (target.reservedId) await ctx.db.update(mediaFiles).set(row).where(eq(mediaFiles.id, target.reservedId));
   else await ctx.db.insert(mediaFiles).values(row);
   return { url: ctx.storage.publicUrl(key), path: key, key, size, type: found.mime };
-}
-
-async function collect(stream: Readable, limit: number, tooBig: () => Error): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      stream.destroy();
-      throw tooBig();
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
 }
 
 type VariantJob = { mediaId: string; incoming: string; base: string };
@@ -379,10 +370,7 @@ async function makeVariants(ctx: AppContext, job: VariantJob, bytes?: Buffer): P
 
 async function readAll(ctx: AppContext, key: string): Promise<Buffer | null> {
   const object = await ctx.storage.get(key);
-  if (!object) return null;
-  const chunks: Buffer[] = [];
-  for await (const chunk of object.stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  return object ? toBuffer(object.stream) : null;
 }
 
 /** The job handlers of this module: finishing interrupted images, and removing deleted files. */

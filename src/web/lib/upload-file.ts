@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { type FileKind, FILE_KINDS, MB, type UploadType, kindOfMime } from "../../shared/uploads";
+import { type FileKind, FILE_KINDS, MB, MIME_BY_EXTENSION, type UploadType, kindOfMime } from "../../shared/uploads";
 import { ApiError, NETWORK_ERROR_MESSAGE, api, unwrap } from "./api";
 import type { paths } from "./api-types";
 
@@ -14,29 +14,13 @@ export type UploadFileOptions = {
   signal?: AbortSignal;
 };
 
-/** The type each accepted extension stands for, for files the browser names no type for. */
-const EXTENSION_TYPES: Record<string, string> = {
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".png": "image/png",
-  ".webp": "image/webp",
-  ".gif": "image/gif",
-  ".mp4": "video/mp4",
-  ".mov": "video/quicktime",
-  ".avi": "video/x-msvideo",
-  ".webm": "video/webm",
-  ".pdf": "application/pdf",
-  ".doc": "application/msword",
-  ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-};
-
 /** The file's declared type, or (when the browser gives none, as for some .avi files) the one its extension names. */
 export function fileTypeOf(file: File): string {
   // Lowercase and without parameters, as the server signs it (a direct PUT must send it the same).
   const declared = file.type.toLowerCase().split(";")[0].trim();
   if (declared) return declared;
   const ext = /\.[^.]+$/.exec(file.name)?.[0]?.toLowerCase() ?? "";
-  return EXTENSION_TYPES[ext] ?? "";
+  return MIME_BY_EXTENSION[ext] ?? "";
 }
 
 /** The kind of a picked file (image, video, document), or null when Hearth does not take it. */

@@ -2,25 +2,12 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { ROLE_RANK, isRole } from "../../../shared/roles";
+import { MIME_BY_EXTENSION } from "../../../shared/uploads";
 import type { AppContext } from "../../context";
 import { visibleTo } from "../../lib/post-access";
 
-export const MEDIA_TYPES: Record<string, string> = {
-  ".webp": "image/webp",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".png": "image/png",
-  ".gif": "image/gif",
-  ".svg": "image/svg+xml",
-  ".mp4": "video/mp4",
-  ".m4v": "video/mp4",
-  ".webm": "video/webm",
-  ".mov": "video/quicktime",
-  ".avi": "video/x-msvideo",
-  ".pdf": "application/pdf",
-  ".doc": "application/msword",
-  ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-};
+/** How stored files are served: every accepted upload type, and sanitized SVG icons. */
+const MEDIA_TYPES: Record<string, string> = { ...MIME_BY_EXTENSION, ".svg": "image/svg+xml" };
 
 export const mediaType = (key: string) => MEDIA_TYPES[path.extname(key).toLowerCase()] ?? "application/octet-stream";
 

@@ -7,6 +7,8 @@ import {
   acceptedExtensions,
   FILE_KINDS,
   type FileKind,
+  canonicalMime,
+  extensionForMime,
   kindOfMime,
   MB,
   UPLOAD_KINDS,
@@ -122,19 +124,6 @@ async function takeReservation(ctx: AppContext, viewer: Viewer, key: string) {
   return row;
 }
 
-const EXTENSION_FOR_MIME: Record<string, string> = {
-  "video/mp4": "mp4",
-  "video/quicktime": "mov",
-  "video/x-msvideo": "avi",
-  "video/avi": "avi",
-  "video/msvideo": "avi",
-  "video/vnd.avi": "avi",
-  "video/webm": "webm",
-  "application/pdf": "pdf",
-  "application/msword": "doc",
-  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
-};
-
 /**
  * Reserves a key for an upload. With S3 and a video or document of known size, the browser PUTs
  * straight to the service (then calls complete); otherwise it POSTs the file here with the key.
@@ -166,8 +155,9 @@ export async function presign(
       ),
     );
   const base = `community-assets/${communityId}/${input.uploadType}/${randomUUID()}`;
+  // Signed as the browser will send it (a direct PUT must match); stored files get the canonical extension.
   const mime = input.fileType.toLowerCase().split(";")[0].trim();
-  const key = kind === "image" ? `${base}.webp` : `${base}.${EXTENSION_FOR_MIME[mime]}`;
+  const key = kind === "image" ? `${base}.webp` : `${base}.${extensionForMime(mime)}`;
   const direct =
     kind !== "image" && input.fileSize !== undefined
       ? await ctx.storage.presignedPut(key, mime, input.fileSize, PRESIGN_TTL_SECONDS)
@@ -217,7 +207,7 @@ export async function completeDirectUpload(ctx: AppContext, viewer: Viewer, key:
   const chunks: Buffer[] = [];
   for await (const chunk of object!.stream) chunks.push(chunk as Buffer);
   const found = await sniff(Buffer.concat(chunks));
-  if (!found || found.mime !== row.contentType || !key.endsWith(`.${found.ext}`)) {
+  if (!found || found.mime !== canonicalMime(row.contentType) || !key.endsWith(`.${found.ext}`)) {
     throw await refuse(new AppError("VALIDATION", UM.invalidFileType(acceptedExtensions([kind]))));
   }
   await ctx.db.update(mediaFiles).set({ status: "ready", size: info.size }).where(eq(mediaFiles.id, row.id));
