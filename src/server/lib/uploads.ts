@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { Readable, Transform, type TransformCallback } from "node:stream";
 import type { MultipartFile } from "@fastify/multipart";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import { fileTypeFromBuffer } from "file-type";
 import {
@@ -17,6 +17,7 @@ import {
   UPLOAD_MESSAGES as UM,
 } from "../../shared/uploads";
 import type { AppContext } from "../context";
+import type { Queryable } from "../db/client";
 import { jobs, mediaFiles } from "../db/schema/index";
 import { AppError } from "./errors";
 import { inspectImage, renderVariants } from "./images";
@@ -203,7 +204,8 @@ const limitFor = (kind: FileKind, target: UploadTarget) =>
  */
 export async function receiveUpload(ctx: AppContext, stream: Readable, target: UploadTarget): Promise<UploadResult> {
   try {
-    await checkQuota(ctx, target.ownerId);
+    // A reserved upload was counted when its key was handed out.
+    if (!target.reservedId) await checkQuota(ctx, target.ownerId);
     return await receive(ctx, stream, target);
   } catch (err) {
     // A reservation is used up by a failed upload too; its row goes (and with it anything half-made).
@@ -323,6 +325,37 @@ export async function storeImage(ctx: AppContext, buffer: Buffer, target: Upload
       .set({ doneAt: new Date() })
       .where(and(eq(jobs.id, jobId), sql`done_at IS NULL`));
   }
+}
+
+/** The key of the row a variant belongs to (`x-medium.webp` and `x-thumbnail.webp` belong to `x.webp`). */
+export const originalKeyOf = (key: string) => key.replace(/-(medium|thumbnail)\.webp$/, ".webp");
+
+/**
+ * Links uploads, named by their /media URLs (any variant), to what they belong to, so deleting that
+ * deletes them (cascade, then the trigger on media_files). Only files of the community that nothing
+ * holds yet are taken, and with `ownerId` only that person's.
+ */
+export async function linkUploads(
+  db: Queryable,
+  urls: readonly (string | null | undefined)[],
+  link: { postId: string } | { lessonId: string } | { courseId: string },
+  scope: { communityId: string; ownerId?: string },
+) {
+  const keys = urls.filter((u): u is string => !!u?.startsWith("/media/")).map((u) => originalKeyOf(u.slice(7)));
+  if (keys.length === 0) return;
+  await db
+    .update(mediaFiles)
+    .set(link)
+    .where(
+      and(
+        inArray(mediaFiles.key, keys),
+        eq(mediaFiles.communityId, scope.communityId),
+        scope.ownerId ? eq(mediaFiles.ownerId, scope.ownerId) : undefined,
+        isNull(mediaFiles.postId),
+        isNull(mediaFiles.lessonId),
+        isNull(mediaFiles.courseId),
+      ),
+    );
 }
 
 export const variantKeys = (base: string) => ({

@@ -13,7 +13,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { user } from "./auth";
 import { communities } from "./communities";
-import { courseLessons } from "./courses";
+import { courseLessons, courses } from "./courses";
 import { posts } from "./posts";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
@@ -96,6 +96,8 @@ export const mediaFiles = pgTable(
     /** What the file belongs to: deleting the post or lesson deletes the row, and a trigger queues the files' removal. */
     postId: uuid("post_id").references(() => posts.id, { onDelete: "cascade" }),
     lessonId: uuid("lesson_id").references(() => courseLessons.id, { onDelete: "cascade" }),
+    /** A course's thumbnail. */
+    courseId: uuid("course_id").references(() => courses.id, { onDelete: "cascade" }),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [
@@ -107,6 +109,9 @@ export const mediaFiles = pgTable(
     index("media_files_lesson_idx")
       .on(t.lessonId)
       .where(sql`lesson_id IS NOT NULL`),
+    index("media_files_course_idx")
+      .on(t.courseId)
+      .where(sql`course_id IS NOT NULL`),
     index("media_files_unfinished_idx")
       .on(t.createdAt)
       .where(sql`status <> 'ready'`),

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import {
   COURSE_MESSAGES as CM,
   DEFAULT_MODULE_TITLE,
@@ -19,6 +19,7 @@ import {
 } from "../../db/schema/index";
 import { isUuid, requireCommunity, requirePermission } from "../../lib/community-access";
 import { AppError } from "../../lib/errors";
+import { linkUploads } from "../../lib/uploads";
 
 const courseNotFound = () => new AppError("NOT_FOUND", CM.courseNotFound);
 const moduleNotFound = () => new AppError("NOT_FOUND", CM.moduleNotFound);
@@ -274,6 +275,7 @@ export async function createCourse({
       })
       .returning({ id: courses.id });
     await tx.insert(courseModules).values({ courseId: row.id, title: DEFAULT_MODULE_TITLE, orderIndex: 0 });
+    await linkUploads(tx, [input.thumbnail_url], { courseId: row.id }, { communityId: community.id });
     return row.id;
   });
   return findCourse({ ctx, viewer, courseId: id });
@@ -292,37 +294,34 @@ export async function updateCourse({
 }) {
   const { course } = await requireManagedCourse(ctx, viewer, courseId);
   checkOwnMedia(input.thumbnail_url, course.community_id);
-  if (input.thumbnail_url !== undefined && input.thumbnail_url !== course.thumbnail_url) {
-    await dropThumbnail(ctx.db, course.community_id, course.thumbnail_url);
-  }
-  await ctx.db
-    .update(courses)
-    .set({
-      ...(input.title !== undefined ? { title: input.title } : {}),
-      ...(input.description !== undefined ? { description: input.description } : {}),
-      ...(input.price !== undefined ? { price: input.price } : {}),
-      ...(input.status !== undefined ? { status: input.status } : {}),
-      ...(input.thumbnail_url !== undefined ? { thumbnailUrl: input.thumbnail_url } : {}),
-      updatedAt: new Date(),
-    })
-    .where(eq(courses.id, course.id));
+  await ctx.db.transaction(async (tx) => {
+    if (input.thumbnail_url !== undefined && input.thumbnail_url !== course.thumbnail_url) {
+      // The old thumbnail's row goes (its files with it); the new one belongs to the course.
+      await tx.delete(mediaFiles).where(eq(mediaFiles.courseId, course.id));
+      await linkUploads(tx, [input.thumbnail_url], { courseId: course.id }, { communityId: course.community_id });
+    }
+    await tx
+      .update(courses)
+      .set({
+        ...(input.title !== undefined ? { title: input.title } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.price !== undefined ? { price: input.price } : {}),
+        ...(input.status !== undefined ? { status: input.status } : {}),
+        ...(input.thumbnail_url !== undefined ? { thumbnailUrl: input.thumbnail_url } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(courses.id, course.id));
+  });
   return findCourse({ ctx, viewer, courseId: course.id });
 }
 
-/** Deleting a course deletes its modules, lessons, completions, purchases and lesson files (cascade and trigger). */
+/**
+ * Deleting a course deletes its modules, lessons, completions, purchases, thumbnail and lesson
+ * files (cascade, then the trigger on media_files).
+ */
 export async function deleteCourse({ ctx, viewer, courseId }: { ctx: AppContext; viewer: Viewer; courseId: string }) {
   const { course } = await requireManagedCourse(ctx, viewer, courseId);
-  await ctx.db.transaction(async (tx) => {
-    await tx.delete(courses).where(eq(courses.id, course.id));
-    await dropThumbnail(tx, course.community_id, course.thumbnail_url);
-  });
-}
-
-/** A course thumbnail's upload row (its files go with it, through the trigger on media_files). */
-async function dropThumbnail(tx: Queryable, communityId: string, url: string | null | undefined) {
-  if (!url || !url.startsWith(`/media/community-assets/${communityId}/courses/`)) return;
-  const key = url.slice("/media/".length).replace(/-(medium|thumbnail)\.webp$/, ".webp");
-  await tx.delete(mediaFiles).where(and(eq(mediaFiles.key, key), eq(mediaFiles.communityId, communityId)));
+  await ctx.db.delete(courses).where(eq(courses.id, course.id));
 }
 
 /** Sets order_index to the position in `ids`, which must name every item of the parent exactly once. */
@@ -461,21 +460,6 @@ export async function reorderModules({
 // ---------------------------------------------------------------------------------------------
 // Lessons
 
-/** Links the lesson's own upload to it, so deleting the lesson deletes the file. */
-async function attachLessonVideo(tx: Queryable, lessonId: string, communityId: string, url: string | null | undefined) {
-  if (!url || !url.startsWith("/media/")) return;
-  await tx
-    .update(mediaFiles)
-    .set({ lessonId })
-    .where(
-      and(
-        inArray(mediaFiles.key, [url.slice("/media/".length)]),
-        eq(mediaFiles.communityId, communityId),
-        isNull(mediaFiles.lessonId),
-      ),
-    );
-}
-
 export async function createLesson({
   ctx,
   viewer,
@@ -504,7 +488,7 @@ export async function createLesson({
         orderIndex: sql`(SELECT coalesce(max(order_index) + 1, 0) FROM course_lessons WHERE module_id = ${module.id})`,
       })
       .returning({ id: courseLessons.id });
-    await attachLessonVideo(tx, row.id, course.community_id, input.video_url);
+    await linkUploads(tx, [input.video_url], { lessonId: row.id }, { communityId: course.community_id });
   });
   return findCourse({ ctx, viewer, courseId: course.id });
 }
@@ -566,7 +550,7 @@ export async function updateLesson({
     if (input.video_url !== undefined && input.video_url !== lesson.videoUrl) {
       // The old upload (if any) goes with its row; the new one is linked.
       await tx.delete(mediaFiles).where(eq(mediaFiles.lessonId, lesson.id));
-      await attachLessonVideo(tx, lesson.id, course.community_id, input.video_url);
+      await linkUploads(tx, [input.video_url], { lessonId: lesson.id }, { communityId: course.community_id });
     }
   });
   return findCourse({ ctx, viewer, courseId: course.id });

@@ -5,6 +5,7 @@ import { ROLE_RANK, isRole } from "../../../shared/roles";
 import { MIME_BY_EXTENSION } from "../../../shared/uploads";
 import type { AppContext } from "../../context";
 import { visibleTo } from "../../lib/post-access";
+import { originalKeyOf } from "../../lib/uploads";
 
 /** How stored files are served: every accepted upload type, and sanitized SVG icons. */
 const MEDIA_TYPES: Record<string, string> = { ...MIME_BY_EXTENSION, ".svg": "image/svg+xml" };
@@ -13,9 +14,6 @@ export const mediaType = (key: string) => MEDIA_TYPES[path.extname(key).toLowerC
 
 /** Who may read a stored file: anyone (cacheable forever), only some signed-in people, or no one. */
 export type MediaAccess = "public" | "restricted" | "denied";
-
-/** The key of the row a variant belongs to (`x-medium.webp` and `x-thumbnail.webp` belong to `x.webp`). */
-const rowKey = (key: string) => key.replace(/-(medium|thumbnail)\.webp$/, ".webp");
 
 const COMMUNITY_KEY = /^community-assets\/([0-9a-f-]{36})\//;
 
@@ -34,7 +32,7 @@ export async function mediaAccess(
 ): Promise<MediaAccess> {
   if (key.startsWith("incoming/")) return "denied";
   if (key.startsWith("user-avatars/") || key.startsWith("user-uploads/")) {
-    return (await fileStatus(ctx, rowKey(key))) === "ready" ? "public" : "denied";
+    return (await fileStatus(ctx, originalKeyOf(key))) === "ready" ? "public" : "denied";
   }
   const m = COMMUNITY_KEY.exec(key);
   if (!m) return "denied";
@@ -60,7 +58,7 @@ export async function mediaAccess(
            EXISTS (SELECT 1 FROM course_purchases cp WHERE cp.course_id = co.id AND cp.user_id = ${viewerId ?? ""}) AS purchased
       FROM communities c
       LEFT JOIN community_members mem ON mem.community_id = c.id AND mem.user_id = ${viewerId ?? ""}
-      LEFT JOIN media_files f ON f.key = ${rowKey(key)}
+      LEFT JOIN media_files f ON f.key = ${originalKeyOf(key)}
       LEFT JOIN posts p ON p.id = f.post_id
       LEFT JOIN course_lessons l ON l.id = f.lesson_id
       LEFT JOIN course_modules mo ON mo.id = l.module_id

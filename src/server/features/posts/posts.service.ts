@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { ONBOARDING_TASKS } from "../../../shared/communities";
 import { LIMITS } from "../../../shared/limits";
 import { MSG } from "../../../shared/messages";
@@ -27,7 +27,7 @@ import {
   requirePermission,
 } from "../../lib/community-access";
 import { AppError } from "../../lib/errors";
-import { receiveUpload } from "../../lib/uploads";
+import { linkUploads, receiveUpload } from "../../lib/uploads";
 import { UPLOAD_MESSAGES } from "../../../shared/uploads";
 import type { Readable } from "node:stream";
 import { requirePost, visibleTo } from "../../lib/post-access";
@@ -412,7 +412,13 @@ export async function createPost({
         linkPreview: preview ?? null,
       })
       .returning({ id: posts.id });
-    await attachMedia(tx, { postId: row.id, communityId: community.id, ownerId: viewer.id, media });
+    // Its own uploads are deleted with it.
+    await linkUploads(
+      tx,
+      media.map((m) => m.url),
+      { postId: row.id },
+      { communityId: community.id, ownerId: viewer.id },
+    );
     if (approved) {
       await bumpPostCount(tx, community.id, 1);
       await publishPostEvent(tx, {
@@ -808,34 +814,6 @@ export async function uploadPostImage({
     notAllowedMessage: UPLOAD_MESSAGES.notImage,
     originalName: name,
   });
-}
-
-/**
- * Links the post's own uploads to it, so deleting the post deletes them. Only files of this
- * community that the author uploaded and no post holds yet are taken.
- */
-async function attachMedia(
-  tx: Queryable,
-  {
-    postId,
-    communityId,
-    ownerId,
-    media,
-  }: { postId: string; communityId: string; ownerId: string; media: PostRow["media_urls"] },
-) {
-  const keys = media.filter((m) => m.url.startsWith("/media/")).map((m) => m.url.slice("/media/".length));
-  if (keys.length === 0) return;
-  await tx
-    .update(mediaFiles)
-    .set({ postId })
-    .where(
-      and(
-        inArray(mediaFiles.key, keys),
-        eq(mediaFiles.communityId, communityId),
-        eq(mediaFiles.ownerId, ownerId),
-        isNull(mediaFiles.postId),
-      ),
-    );
 }
 
 export const POST_MAX_IMAGES = POST_LIMITS.imagesMax;

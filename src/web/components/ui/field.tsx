@@ -107,6 +107,30 @@ export function PasswordField(props: Omit<InputFieldProps, "type">) {
   );
 }
 
+/** A price in US dollars: a "$" before the number, and an optional unit after it ("per month"). */
+export function PriceField({ suffix, ...props }: Omit<InputFieldProps, "type"> & { suffix?: string }) {
+  const [field, input] = splitFieldProps(props);
+  const affix = "pointer-events-none absolute inset-y-0 flex items-center text-sm text-stone-500";
+  return (
+    <Field {...field}>
+      {(control) => (
+        <div className="relative">
+          <span className={cn(affix, "left-3")}>$</span>
+          <input
+            type="number"
+            inputMode="decimal"
+            step={0.01}
+            className={cn(inputClasses, "h-10 pl-7 tabular-nums", suffix && "pr-20")}
+            {...control}
+            {...input}
+          />
+          {suffix && <span className={cn(affix, "right-3")}>{suffix}</span>}
+        </div>
+      )}
+    </Field>
+  );
+}
+
 type TextareaFieldProps = Omit<FieldProps, "children"> & Omit<ComponentProps<"textarea">, "id">;
 
 export function TextareaField(props: TextareaFieldProps) {

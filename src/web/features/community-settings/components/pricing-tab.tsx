@@ -5,9 +5,8 @@ import { Controller, useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { priceText, updateCommunitySchema } from "../../../../shared/communities";
 import { MSG } from "../../../../shared/messages";
-import { Field, inputClasses } from "../../../components/ui/field";
+import { PriceField } from "../../../components/ui/field";
 import { FormMessage } from "../../../components/ui/form-message";
-import { cn } from "../../../lib/cn";
 import { useFlashMessage } from "../../../lib/use-flash-message";
 import type { CommunityView } from "../../communities";
 import { useUpdateCommunity } from "../api/update-community";
@@ -91,32 +90,15 @@ export function PricingTab({ community, onDirtyChange }: SettingsTabProps) {
         />
         {type === "paid" && (
           <>
-            <Field
+            <PriceField
               label="Monthly price (USD)"
               error={errors.price?.message}
               hint="Up to two decimals, for example 9.99."
               className="max-w-xs"
-            >
-              {(ids) => (
-                <div className="relative">
-                  <span className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-sm text-stone-500">
-                    $
-                  </span>
-                  <input
-                    {...ids}
-                    type="number"
-                    inputMode="decimal"
-                    min={0.01}
-                    step={0.01}
-                    className={cn(inputClasses, "h-10 pr-20 pl-7 tabular-nums")}
-                    {...register("price", { valueAsNumber: true })}
-                  />
-                  <span className="pointer-events-none absolute inset-y-0 right-3 flex items-center text-sm text-stone-500">
-                    per month
-                  </span>
-                </div>
-              )}
-            </Field>
+              min={0.01}
+              suffix="per month"
+              {...register("price", { valueAsNumber: true })}
+            />
             <FormMessage tone="info">{MSG.paymentComingSoon}</FormMessage>
           </>
         )}

@@ -7,12 +7,11 @@ import type { z } from "zod";
 import { COURSE_LIMITS, COURSE_MESSAGES, createCourseSchema } from "../../../../shared/courses";
 import { Button } from "../../../components/ui/button";
 import { Dialog, DialogContent } from "../../../components/ui/dialog";
-import { Field, inputClasses, TextareaField, TextField } from "../../../components/ui/field";
+import { Field, PriceField, TextareaField, TextField } from "../../../components/ui/field";
 import { FormMessage } from "../../../components/ui/form-message";
 import { errorMessage } from "../../../lib/api";
 import { fileKindOf, fileTooLarge, useFileUpload } from "../../../lib/upload-file";
 import { UPLOAD_MESSAGES, acceptedExtensions } from "../../../../shared/uploads";
-import { cn } from "../../../lib/cn";
 import { type CourseDetail, useCourseMutations, useCreateCourse } from "../api/courses";
 import { coursePath } from "../format";
 
@@ -177,30 +176,15 @@ function CourseForm({
         error={errors.description?.message}
         {...register("description")}
       />
-      <Field
+      <PriceField
         label="Price (USD)"
         error={errors.price?.message}
         hint="0 makes the course free for every member. Payment is simulated: no real charge is made."
         className="max-w-xs"
-      >
-        {(ids) => (
-          <div className="relative">
-            <span className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-sm text-stone-500">
-              $
-            </span>
-            <input
-              {...ids}
-              type="number"
-              inputMode="decimal"
-              min={0}
-              step={0.01}
-              max={COURSE_LIMITS.priceMax}
-              className={cn(inputClasses, "h-10 pl-7 tabular-nums")}
-              {...register("price", { valueAsNumber: true })}
-            />
-          </div>
-        )}
-      </Field>
+        min={0}
+        max={COURSE_LIMITS.priceMax}
+        {...register("price", { valueAsNumber: true })}
+      />
       <Field
         label="Thumbnail (optional)"
         hint="JPEG, PNG, WebP or GIF up to 10MB; shown on the course card."
