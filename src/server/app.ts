@@ -33,6 +33,8 @@ import { courseRoutes } from "./features/courses/courses.routes";
 import { memberRoutes } from "./features/members/members.routes";
 import { postRoutes } from "./features/posts/posts.routes";
 import { profileRoutes } from "./features/profiles/profiles.routes";
+import { notificationRoutes } from "./features/notifications/notifications.routes";
+import { notificationJobHandlers } from "./features/notifications/notifications.service";
 import { realtimeRoutes } from "./features/realtime/realtime.routes";
 import { createAuth } from "./lib/auth";
 import { AppError, codeForStatus, unauthorized } from "./lib/errors";
@@ -162,6 +164,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   };
   app.decorate("ctx", ctx);
   worker.register(mediaJobHandlers(ctx));
+  worker.register(notificationJobHandlers(ctx));
 
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: cspFor(config) },
@@ -187,6 +190,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   app.addHook("onRequest", async (request) => {
     if (request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS") return;
     if (!request.url.startsWith("/api/")) return;
+    // Routes that take no session (a signed token instead) may be called from anywhere.
+    if (request.routeOptions.config?.crossSite) return;
     const site = request.headers["sec-fetch-site"];
     if (site && site !== "same-origin" && site !== "none") {
       throw new AppError("FORBIDDEN", "Cross-site requests are not allowed");
@@ -264,6 +269,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   await app.register(mediaRoutes, { ctx });
   await app.register(uploadRoutes, { ctx });
   await app.register(courseRoutes, { ctx });
+  await app.register(notificationRoutes, { ctx });
   await app.register(realtimeRoutes, { ctx });
   await app.register(devRoutes, { ctx });
 

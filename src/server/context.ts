@@ -52,4 +52,8 @@ declare module "fastify" {
   interface FastifyRequest {
     viewerPromise?: Promise<Viewer | null>;
   }
+  interface FastifyContextConfig {
+    /** The route authenticates by a token of its own, not the session: the cross-site check skips it. */
+    crossSite?: boolean;
+  }
 }

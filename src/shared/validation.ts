@@ -61,8 +61,10 @@ export const profileUpdateSchema = z
 
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 
+/** Per-community switches; an update may name only the ones that change. */
 export const communityFlagsSchema = z
   .object({ posts: z.boolean(), comments: z.boolean(), announcements: z.boolean(), events: z.boolean() })
+  .partial()
   .strict();
 
 export const notificationSettingsSchema = z
@@ -71,7 +73,9 @@ export const notificationSettingsSchema = z
     email_enabled: z.boolean(),
     in_app_enabled: z.boolean(),
     push_enabled: z.boolean(),
-    community_settings: z.record(z.uuid(), communityFlagsSchema),
+    community_settings: z
+      .record(z.uuid(), communityFlagsSchema)
+      .refine((r) => Object.keys(r).length <= 100, "At most 100 communities at once"),
   })
   .partial()
   .strict();

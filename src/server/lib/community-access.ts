@@ -4,6 +4,7 @@ import { can, isRole, type CommunityRole, type Permission } from "../../shared/r
 import type { Db, Queryable } from "../db/client";
 import { communities, communityBans, communityMembers } from "../db/schema/index";
 import { AppError } from "./errors";
+import { communityAdmins, notify } from "./notifications";
 
 export type CommunityRow = typeof communities.$inferSelect;
 
@@ -111,5 +112,14 @@ export async function addMember(
     })
     .onConflictDoNothing()
     .returning({ userId: communityMembers.userId });
-  return inserted.length > 0;
+  if (inserted.length === 0) return false;
+  await notify(db, {
+    recipients: await communityAdmins(db, input.community.id),
+    actorId: input.userId,
+    communityId: input.community.id,
+    type: "community_join",
+    title: input.viaInvite ? "{actor} joined through an invite" : "{actor} joined your community",
+    body: "Say hello and help them get started.",
+  });
+  return true;
 }

@@ -1,15 +1,25 @@
 import { eq } from "drizzle-orm";
 import nodemailer from "nodemailer";
-import type { Db } from "../db/client";
+import type { Db, Queryable } from "../db/client";
 import { mailMessages } from "../db/schema/index";
 import { enqueueJob, type JobHandler } from "./jobs";
 import { escapeHtml } from "./html";
 
-export type OutgoingMail = { to: string; subject: string; text: string; html?: string };
+export type OutgoingMail = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** Extra headers, such as List-Unsubscribe. */
+  headers?: Record<string, string>;
+};
 
 export type Mailer = {
-  /** Records the message durably; SMTP delivery happens from the job queue, with retries. */
-  send: (mail: OutgoingMail) => Promise<void>;
+  /**
+   * Records the message durably; SMTP delivery happens from the job queue, with retries. Pass a
+   * transaction as `db` to record it with the caller's other writes.
+   */
+  send: (mail: OutgoingMail, opts?: { db?: Queryable }) => Promise<void>;
   deliverJob: JobHandler;
   transport: "outbox" | "smtp";
 };
@@ -19,8 +29,8 @@ export function createMailer(opts: { db: Db; smtpUrl?: string; from: string; onQ
   const transport = smtp ? "smtp" : "outbox";
   return {
     transport,
-    async send(mail) {
-      await opts.db.transaction(async (tx) => {
+    async send(mail, sendOpts = {}) {
+      await (sendOpts.db ?? opts.db).transaction(async (tx) => {
         const [row] = await tx
           .insert(mailMessages)
           .values({
@@ -46,6 +56,7 @@ export function createMailer(opts: { db: Db; smtpUrl?: string; from: string; onQ
         subject: msg.subject,
         text: msg.text,
         html: msg.html ?? undefined,
+        headers: msg.headers ?? undefined,
       });
       await opts.db
         .update(mailMessages)

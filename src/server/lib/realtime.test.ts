@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, type HearthApp } from "../app";
 import { connectDatabase, type Database } from "../db/client";
-import { api, createTestApp, ORIGIN, signedInUser, type TestApp } from "../test/harness";
+import { api, createTestApp, signedInUser, type TestApp } from "../test/harness";
+import { connectSse, type SseClient } from "../test/sse";
 import { publishPostEvent, type PostEventType, type PostVisibility } from "./realtime";
 
 let t: TestApp;
@@ -26,86 +26,15 @@ afterAll(async () => {
   await t.close();
 });
 
-type Frame = { id: string | null; event: string; data: Record<string, unknown>; at: number };
-type Stream = {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  frames: Frame[];
-  ended: boolean;
-  /** The first frame (from index `from`) matching, within the time limit. */
-  next: (match: (f: Frame) => boolean, opts?: { from?: number; ms?: number }) => Promise<Frame>;
-  close: () => void;
-};
-const open: Stream[] = [];
+const open: SseClient[] = [];
 
-/** An SSE response read over a real HTTP connection (inject() does not stream). */
+/** An SSE response read over a real HTTP connection, on the first app unless `at` names another. */
 async function connect(
   path: string,
   opts: { cookie?: string; lastEventId?: string | number; at?: string } = {},
-): Promise<Stream> {
-  const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
-    const req = http.get(new URL(path, opts.at ?? base), {
-      agent: false,
-      headers: {
-        accept: "text/event-stream",
-        origin: ORIGIN,
-        ...(opts.cookie ? { cookie: opts.cookie } : {}),
-        ...(opts.lastEventId !== undefined ? { "last-event-id": String(opts.lastEventId) } : {}),
-      },
-    });
-    req.on("response", resolve);
-    req.on("error", reject);
-  });
-  const stream: Stream = {
-    status: res.statusCode ?? 0,
-    headers: res.headers,
-    body: "",
-    frames: [],
-    ended: false,
-    close: () => res.destroy(),
-    next: async (match, { from = 0, ms = 3_000 } = {}) => {
-      const deadline = Date.now() + ms;
-      for (;;) {
-        const found = stream.frames.slice(from).find(match);
-        if (found) return found;
-        if (Date.now() > deadline)
-          throw new Error(`no matching frame within ${ms} ms: ${JSON.stringify(stream.frames)}`);
-        await sleep(10);
-      }
-    },
-  };
-  res.setEncoding("utf8");
-  if (stream.status !== 200) {
-    for await (const chunk of res) stream.body += chunk;
-    stream.ended = true;
-    return stream;
-  }
+): Promise<SseClient> {
+  const stream = await connectSse(new URL(path, opts.at ?? base).toString(), opts);
   open.push(stream);
-  let buf = "";
-  res.on("data", (chunk: string) => {
-    buf += chunk;
-    let end: number;
-    while ((end = buf.indexOf("\n\n")) >= 0) {
-      const block = buf.slice(0, end);
-      buf = buf.slice(end + 2);
-      const frame: Frame = { id: null, event: "message", data: {}, at: Date.now() };
-      let hasData = false;
-      for (const line of block.split("\n")) {
-        if (line.startsWith(":")) continue;
-        const [field, ...rest] = line.split(":");
-        const value = rest.join(":").replace(/^ /, "");
-        if (field === "id") frame.id = value;
-        if (field === "event") frame.event = value;
-        if (field === "data") {
-          frame.data = JSON.parse(value);
-          hasData = true;
-        }
-      }
-      if (hasData) stream.frames.push(frame);
-    }
-  });
-  res.on("close", () => (stream.ended = true));
   return stream;
 }
 
@@ -122,7 +51,7 @@ async function publishPost(
   return { postId, id };
 }
 
-const postIds = (s: Stream) => s.frames.filter((f) => f.event.startsWith("post_")).map((f) => f.data.post_id);
+const postIds = (s: SseClient) => s.frames.filter((f) => f.event.startsWith("post_")).map((f) => f.data.post_id);
 
 async function community(opts: { private?: boolean } = {}) {
   const http = api(t.app);

@@ -49,6 +49,8 @@ export const mailMessages = pgTable(
     subject: text("subject").notNull(),
     text: text("text").notNull(),
     html: text("html"),
+    /** Extra headers (List-Unsubscribe and List-Unsubscribe-Post on digests). */
+    headers: jsonb("headers").$type<Record<string, string>>(),
     status: text("status", { enum: ["queued", "sent", "failed"] })
       .notNull()
       .default("queued"),

@@ -1,11 +1,10 @@
 import { sql } from "drizzle-orm";
-import { bigserial, boolean, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigserial, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { NOTIFICATION_TYPES } from "../../../shared/notifications";
 import { user } from "./auth";
 import { communities } from "./communities";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
-
-export const NOTIFICATION_TYPES = ["post_like", "post_reply", "community_join", "post_approved", "other"] as const;
 
 export const notifications = pgTable(
   "notifications",
@@ -20,6 +19,8 @@ export const notifications = pgTable(
     title: text("title").notNull(),
     body: text("body").notNull().default(""),
     data: jsonb("data").$type<{ post_id?: string; [k: string]: unknown }>().notNull().default({}),
+    /** Shown in the bell and the list; false when the recipient turned in-app off but email on. */
+    inApp: boolean("in_app").notNull().default(true),
     isRead: boolean("is_read").notNull().default(false),
     readAt: ts("read_at"),
     emailedAt: ts("emailed_at"),
@@ -30,6 +31,10 @@ export const notifications = pgTable(
     index("notifications_unread_idx")
       .on(t.userId)
       .where(sql`is_read = false`),
+    // One like notification per liker and post, however often the like is toggled.
+    uniqueIndex("notifications_like_once")
+      .on(t.userId, t.actorId, sql`(data->>'post_id')`)
+      .where(sql`type = 'post_like'`),
   ],
 );
 

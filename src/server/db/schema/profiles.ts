@@ -54,6 +54,9 @@ export const userNotificationSettings = pgTable("user_notification_settings", {
     .$type<Record<string, CommunityNotificationFlags>>()
     .notNull()
     .default({}),
+  /** When the pending email digest is due (a job is queued for then); null when none is. */
+  digestDueAt: ts("digest_due_at"),
+  lastDigestAt: ts("last_digest_at"),
   updatedAt: ts("updated_at").notNull().defaultNow(),
 });
 

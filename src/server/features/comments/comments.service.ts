@@ -6,6 +6,7 @@ import type { Tx } from "../../db/client";
 import { commentLikes, comments, posts } from "../../db/schema/index";
 import { addMember, requirePermission } from "../../lib/community-access";
 import { AppError } from "../../lib/errors";
+import { notify } from "../../lib/notifications";
 import { requirePost } from "../../lib/post-access";
 
 const commentNotFound = () => new AppError("NOT_FOUND", "Comment not found");
@@ -90,13 +91,15 @@ export async function createComment({
   return ctx.db.transaction(async (tx) => {
     const role = await actingRole(tx, access.community, access.role, viewer.id);
     requirePermission(role, "create_post");
+    let parentAuthor: string | null = null;
     if (parentId) {
       const [parent] = await tx
-        .select({ parentId: comments.parentId, deletedAt: comments.deletedAt })
+        .select({ parentId: comments.parentId, deletedAt: comments.deletedAt, authorId: comments.authorId })
         .from(comments)
         .where(and(eq(comments.id, parentId), eq(comments.postId, postId)));
       if (!parent || parent.deletedAt) throw commentNotFound();
       if (parent.parentId) throw new AppError("VALIDATION", "Replies go one level deep: reply to the comment instead");
+      parentAuthor = parent.authorId;
     }
     const [row] = await tx
       .insert(comments)
@@ -106,6 +109,28 @@ export async function createComment({
       .update(posts)
       .set({ commentsCount: sql`${posts.commentsCount} + 1` })
       .where(eq(posts.id, postId));
+    const excerpt = content.replace(/\s+/g, " ").trim().slice(0, 140);
+    const reply = { actorId: viewer.id, communityId: access.community.id, type: "post_reply" as const, postId };
+    const data = { comment_id: row.id };
+    // The one replied to hears "replied to your comment"; the post's author, if someone else, "commented".
+    if (parentAuthor) {
+      await notify(tx, {
+        ...reply,
+        recipients: [parentAuthor],
+        title: "{actor} replied to your comment",
+        body: excerpt,
+        data,
+      });
+    }
+    if (access.post.author_id !== parentAuthor) {
+      await notify(tx, {
+        ...reply,
+        recipients: [access.post.author_id],
+        title: "{actor} commented on your post",
+        body: excerpt,
+        data,
+      });
+    }
     const res = await tx.execute<CommentRow>(sql`
       SELECT c.id, c.post_id, c.parent_id, c.content, c.likes_count, c.is_edited, false AS deleted, c.created_at,
              (SELECT json_build_object('user_id', u.user_id, 'username', u.username, 'full_name', u.full_name,

@@ -14,7 +14,7 @@ import { AppError } from "../../lib/errors";
 export async function joinCommunity({ ctx, viewer, idOrSlug }: { ctx: AppContext; viewer: Viewer; idOrSlug: string }) {
   const { community, role } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id, privateAs: "gate" });
   if (role) return { role, joined: false, payment_notice: null, slug: community.slug };
-  const joined = await addMember(ctx.db, { community, userId: viewer.id });
+  const joined = await ctx.db.transaction((tx) => addMember(tx, { community, userId: viewer.id }));
   return {
     role: "member" as CommunityRole,
     joined,

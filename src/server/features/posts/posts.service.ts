@@ -10,7 +10,6 @@ import type { Queryable } from "../../db/client";
 import {
   communities,
   mediaFiles,
-  notifications,
   pollVotes,
   postCategories,
   posts,
@@ -30,6 +29,7 @@ import { AppError } from "../../lib/errors";
 import { linkUploads, receiveUpload } from "../../lib/uploads";
 import { UPLOAD_MESSAGES } from "../../../shared/uploads";
 import type { Readable } from "node:stream";
+import { notify } from "../../lib/notifications";
 import { requirePost, visibleTo } from "../../lib/post-access";
 import { publishPostEvent } from "../../lib/realtime";
 
@@ -554,11 +554,21 @@ export async function toggleLike({ ctx, viewer, postId }: { ctx: AppContext; vie
       )
       SELECT NOT EXISTS (SELECT 1 FROM removed) AS liked`);
     const [row] = await db.select({ likes: posts.likesCount }).from(posts).where(eq(posts.id, postId));
-    return { liked: res.rows[0].liked, likes_count: row.likes };
+    const liked = res.rows[0].liked;
+    if (liked) {
+      await notify(db, {
+        recipients: [access.post.author_id],
+        actorId: viewer.id,
+        communityId: access.community.id,
+        type: "post_like",
+        title: "{actor} liked your post",
+        postId,
+      });
+    }
+    return { liked, likes_count: row.likes };
   };
-  if (access.role) return toggle(ctx.db);
   return ctx.db.transaction(async (tx) => {
-    await roleForTakingPart(tx, access.community, access.role, viewer.id);
+    if (!access.role) await roleForTakingPart(tx, access.community, access.role, viewer.id);
     return toggle(tx);
   });
 }
@@ -700,14 +710,14 @@ export async function reviewPost({
       await bumpPostCount(tx, access.community.id, 1);
       // Until now only its author and moderators could see it: for everyone else it is new.
       await announce(tx, access, "post_created");
-      await tx.insert(notifications).values({
-        userId: access.post.author_id,
-        communityId: access.community.id,
+      await notify(tx, {
+        recipients: [access.post.author_id],
         actorId: viewer.id,
+        communityId: access.community.id,
         type: "post_approved",
         title: "Your post was approved",
         body: "It is now visible in the community.",
-        data: { post_id: postId },
+        postId,
       });
     } else {
       await tx.update(posts).set({ deletedAt: new Date() }).where(eq(posts.id, postId));
@@ -739,14 +749,15 @@ export async function warnAuthor({
       issuedBy: viewer.id,
       reason,
     });
-    await tx.insert(notifications).values({
-      userId: access.post.author_id,
-      communityId: access.community.id,
+    await notify(tx, {
+      recipients: [access.post.author_id],
       actorId: viewer.id,
+      communityId: access.community.id,
       type: "other",
       title: "A moderator warned you about a post",
       body: reason || "Please review the community's rules.",
-      data: { post_id: postId },
+      postId,
+      data: { kind: "warning" },
     });
   });
   return { warned: true };

@@ -59,14 +59,22 @@ const meDto = z.object({
   profile: profileDto.nullable(),
 });
 
+const flagsDto = z.object({
+  posts: z.boolean(),
+  comments: z.boolean(),
+  announcements: z.boolean(),
+  events: z.boolean(),
+});
+
 const settingsDto = z.object({
   global_enabled: z.boolean(),
   email_enabled: z.boolean(),
   in_app_enabled: z.boolean(),
   push_enabled: z.boolean(),
-  community_settings: z.record(
-    z.string(),
-    z.object({ posts: z.boolean(), comments: z.boolean(), announcements: z.boolean(), events: z.boolean() }),
+  community_settings: z.record(z.string(), flagsDto),
+  /** The communities the viewer belongs to, with their effective switches (all on by default). */
+  communities: z.array(
+    z.object({ id: z.string(), slug: z.string(), name: z.string(), icon_url: z.string().nullable(), flags: flagsDto }),
   ),
 });
 

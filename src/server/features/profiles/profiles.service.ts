@@ -1,9 +1,11 @@
 import type { Readable } from "node:stream";
 import { and, eq, ne, sql } from "drizzle-orm";
 import { LIMITS } from "../../../shared/limits";
+import { DEFAULT_COMMUNITY_FLAGS, type CommunityFlags } from "../../../shared/notifications";
 import { MSG } from "../../../shared/messages";
 import type { NotificationSettingsUpdate, ProfileUpdate } from "../../../shared/validation";
 import type { AppContext, Viewer } from "../../context";
+import type { Queryable } from "../../db/client";
 import { isUsernameTaken } from "../../lib/auth";
 import { AppError, notFound } from "../../lib/errors";
 import { receiveUpload } from "../../lib/uploads";
@@ -183,18 +185,33 @@ async function swapAvatar({
 }
 
 type SettingsRow = typeof userNotificationSettings.$inferSelect;
-const toSettingsDto = (s: SettingsRow) => ({
-  global_enabled: s.globalEnabled,
-  email_enabled: s.emailEnabled,
-  in_app_enabled: s.inAppEnabled,
-  push_enabled: s.pushEnabled,
-  community_settings: s.communitySettings,
-});
+type Flags = CommunityFlags;
+
+/** The settings with the viewer's communities and each one's effective switches (defaults on). */
+async function toSettingsDto(db: Queryable, s: SettingsRow) {
+  const res = await db.execute<{ id: string; slug: string; name: string; icon_url: string | null }>(sql`
+    SELECT c.id, c.slug, c.name, c.icon_url
+      FROM community_members m JOIN communities c ON c.id = m.community_id
+     WHERE m.user_id = ${s.userId}
+     ORDER BY lower(c.name), c.id
+     LIMIT 500`);
+  return {
+    global_enabled: s.globalEnabled,
+    email_enabled: s.emailEnabled,
+    in_app_enabled: s.inAppEnabled,
+    push_enabled: s.pushEnabled,
+    community_settings: s.communitySettings as Record<string, Flags>,
+    communities: res.rows.map((c) => ({
+      ...c,
+      flags: { ...DEFAULT_COMMUNITY_FLAGS, ...s.communitySettings[c.id] },
+    })),
+  };
+}
 
 export async function findNotificationSettings({ ctx, userId }: { ctx: AppContext; userId: string }) {
   await ctx.db.insert(userNotificationSettings).values({ userId }).onConflictDoNothing();
   const [row] = await ctx.db.select().from(userNotificationSettings).where(eq(userNotificationSettings.userId, userId));
-  return toSettingsDto(row);
+  return toSettingsDto(ctx.db, row);
 }
 
 export async function updateNotificationSettings({
@@ -206,23 +223,35 @@ export async function updateNotificationSettings({
   userId: string;
   input: NotificationSettingsUpdate;
 }) {
-  await ctx.db.insert(userNotificationSettings).values({ userId }).onConflictDoNothing();
-  const set: Partial<SettingsRow> = { updatedAt: new Date() };
-  if (input.global_enabled !== undefined) set.globalEnabled = input.global_enabled;
-  if (input.email_enabled !== undefined) set.emailEnabled = input.email_enabled;
-  if (input.in_app_enabled !== undefined) set.inAppEnabled = input.in_app_enabled;
-  if (input.push_enabled !== undefined) set.pushEnabled = input.push_enabled;
-  const [row] = await ctx.db
-    .update(userNotificationSettings)
-    .set({
-      ...set,
-      ...(input.community_settings
-        ? {
-            communitySettings: sql`${userNotificationSettings.communitySettings} || ${JSON.stringify(input.community_settings)}::jsonb`,
-          }
-        : {}),
-    })
-    .where(eq(userNotificationSettings.userId, userId))
-    .returning();
-  return toSettingsDto(row);
+  return ctx.db.transaction(async (tx) => {
+    await tx.insert(userNotificationSettings).values({ userId }).onConflictDoNothing();
+    const [current] = await tx
+      .select()
+      .from(userNotificationSettings)
+      .where(eq(userNotificationSettings.userId, userId))
+      .for("update");
+    const set: Partial<SettingsRow> = { updatedAt: new Date() };
+    if (input.global_enabled !== undefined) set.globalEnabled = input.global_enabled;
+    if (input.email_enabled !== undefined) set.emailEnabled = input.email_enabled;
+    if (input.in_app_enabled !== undefined) set.inAppEnabled = input.in_app_enabled;
+    if (input.push_enabled !== undefined) set.pushEnabled = input.push_enabled;
+    const ids = Object.keys(input.community_settings ?? {});
+    if (ids.length > 0) {
+      // Switches exist only for communities the user belongs to.
+      const res = await tx.execute<{ community_id: string }>(sql`
+        SELECT community_id FROM community_members
+         WHERE user_id = ${userId} AND community_id = ANY(${`{${ids.join(",")}}`}::uuid[])`);
+      if (res.rows.length !== ids.length) throw new AppError("BAD_REQUEST", MSG.notAMember);
+      const merged: Record<string, Flags> = { ...(current.communitySettings as Record<string, Flags>) };
+      for (const id of ids)
+        merged[id] = { ...DEFAULT_COMMUNITY_FLAGS, ...merged[id], ...input.community_settings?.[id] };
+      set.communitySettings = merged;
+    }
+    const [row] = await tx
+      .update(userNotificationSettings)
+      .set(set)
+      .where(eq(userNotificationSettings.userId, userId))
+      .returning();
+    return toSettingsDto(tx, row);
+  });
 }

@@ -141,23 +141,58 @@ describe("notification settings", () => {
       in_app_enabled: true,
       push_enabled: false,
       community_settings: {},
+      communities: [],
     });
-    const cid = "4b0a2f5e-8f1c-4d8a-9c55-1f0d6d7c0a11";
+    const c = (await http.post("/api/communities", { name: "Flag Garden" }, { cookie: u.cookie })).body;
+    const on = { posts: true, comments: true, announcements: true, events: true };
+    expect((await http.get("/api/me/notification-settings", { cookie: u.cookie })).body.communities).toEqual([
+      { id: c.id, slug: c.slug, name: "Flag Garden", icon_url: null, flags: on },
+    ]);
     const upd = await http.patch(
       "/api/me/notification-settings",
-      {
-        email_enabled: false,
-        community_settings: { [cid]: { posts: false, comments: true, announcements: true, events: false } },
-      },
+      { email_enabled: false, community_settings: { [c.id]: { posts: false, events: false } } },
       { cookie: u.cookie },
     );
     expect(upd.body).toMatchObject({
       email_enabled: false,
       global_enabled: true,
-      community_settings: { [cid]: { posts: false, events: false } },
+      community_settings: { [c.id]: { posts: false, comments: true, announcements: true, events: false } },
+      communities: [{ id: c.id, flags: { ...on, posts: false, events: false } }],
     });
+    // One switch at a time keeps the others.
+    const again = await http.patch(
+      "/api/me/notification-settings",
+      { community_settings: { [c.id]: { events: true } } },
+      { cookie: u.cookie },
+    );
+    expect(again.body.communities[0].flags).toEqual({ ...on, posts: false });
     expect(
       (await http.patch("/api/me/notification-settings", { push_enabled: "yes" }, { cookie: u.cookie })).status,
+    ).toBe(400);
+  });
+
+  it("keeps switches only for communities the user belongs to", async () => {
+    const owner = await signedInUser(t);
+    const other = await signedInUser(t);
+    const c = (await http.post("/api/communities", { name: "Not Yours" }, { cookie: owner.cookie })).body;
+    for (const id of [c.id, "4b0a2f5e-8f1c-4d8a-9c55-1f0d6d7c0a11"]) {
+      const res = await http.patch(
+        "/api/me/notification-settings",
+        { community_settings: { [id]: { posts: false } } },
+        { cookie: other.cookie },
+      );
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toBe(MSG.notAMember);
+    }
+    expect((await http.get("/api/me/notification-settings", { cookie: other.cookie })).body.community_settings).toEqual(
+      {},
+    );
+    const many = Object.fromEntries(
+      Array.from({ length: 101 }, (_, i) => [`4b0a2f5e-8f1c-4d8a-9c55-${String(i).padStart(12, "0")}`, {}]),
+    );
+    expect(
+      (await http.patch("/api/me/notification-settings", { community_settings: many }, { cookie: other.cookie }))
+        .status,
     ).toBe(400);
   });
 });

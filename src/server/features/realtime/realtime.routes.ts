@@ -1,3 +1,5 @@
+import { sql } from "drizzle-orm";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { isRole, type CommunityRole } from "../../../shared/roles";
@@ -10,14 +12,18 @@ import {
   parseEventId,
   parsePostEvent,
   SseStream,
+  userChannel,
   type RealtimeMessage,
+  type SseFrame,
 } from "../../lib/realtime";
+import { notificationVisible } from "../../lib/notifications";
 import { errorResponses } from "../../lib/schemas";
 
 /** Anonymous viewers open streams from one address at most this often (all processes). */
 const ANONYMOUS_JOIN_RULE = { limit: 120, windowSeconds: 60 };
 
 type Access = { role: CommunityRole | null } | null;
+type QueryWithCursor = { lastEventId?: string };
 
 export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const settings = ctx.realtime.settings;
@@ -69,6 +75,105 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     return access;
   };
 
+  /** Whether a session still exists, shared by the streams of one session for accessTtlMs. */
+  const sessionCache = new Map<string, { at: number; ok: Promise<boolean> }>();
+  const readSession = (sessionId: string) => {
+    const hit = sessionCache.get(sessionId);
+    if (hit && Date.now() - hit.at < settings.accessTtlMs) return hit.ok;
+    if (sessionCache.size > 10_000) sessionCache.clear();
+    const ok = ctx.pool
+      .query("SELECT 1 FROM session s WHERE s.id = $1 AND s.expires_at > now()", [sessionId])
+      .then(({ rows }) => rows.length > 0);
+    ok.catch(() => sessionCache.delete(sessionId));
+    sessionCache.set(sessionId, { at: Date.now(), ok });
+    return ok;
+  };
+
+  /**
+   * Opens one SSE stream on a realtime channel, after every check that may still answer with an
+   * error. `allowed` is asked before each event and every accessRecheckMs (false ends the
+   * stream); `frame` turns an event into what this viewer is sent, or null for nothing.
+   */
+  const openStream = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    opts: {
+      capKey: string;
+      cap: number;
+      channel: string;
+      allowed: () => Promise<boolean>;
+      frame: (event: { id: number; payload: Record<string, unknown> }) => Promise<SseFrame | null> | SseFrame | null;
+    },
+  ) => {
+    const open = openStreams.get(opts.capKey) ?? 0;
+    if (open >= opts.cap) {
+      throw new AppError("RATE_LIMITED", "Too many live connections are open. Close some tabs and try again.", {
+        retryAfter: 5,
+      });
+    }
+    const lastEventId = parseEventId(
+      request.headers["last-event-id"] ?? (request.query as QueryWithCursor).lastEventId,
+    );
+
+    openStreams.set(opts.capKey, open + 1);
+    const stream = new SseStream(reply, { maxPerSecond: settings.maxPerSecond, heartbeatMs: settings.heartbeatMs });
+    streams.add(stream);
+
+    let allowed = true;
+    const check = async () => {
+      if (!allowed) return;
+      try {
+        allowed = await opts.allowed();
+      } catch (err) {
+        // Without an answer nothing more is sent; the client reconnects and is checked afresh.
+        request.log.warn({ err }, "realtime access check failed");
+        allowed = false;
+      }
+      if (!allowed) stream.close();
+    };
+
+    // Messages are handled one after another, so a pending access check keeps their order.
+    let chain: Promise<void> = Promise.resolve();
+    let waiting = 0;
+    const handle = async (message: RealtimeMessage) => {
+      if (message.kind === "resync") return stream.resync(message.id);
+      if (message.kind === "ready") return stream.send({ id: message.id, event: "ready", data: { type: "ready" } });
+      await check();
+      if (!allowed || stream.closed) return;
+      const frame = await opts.frame(message);
+      if (frame && !stream.closed) stream.send(frame);
+    };
+    const enqueue = (job: () => Promise<void> | void) => {
+      if (++waiting > 1000) return stream.close();
+      chain = chain
+        .then(job)
+        .catch((err) => request.log.error({ err }, "realtime delivery failed"))
+        .finally(() => waiting--);
+    };
+
+    const subscription = ctx.realtime.subscribe(opts.channel, lastEventId, (message) => enqueue(() => handle(message)));
+    const recheck = setInterval(() => enqueue(check), settings.accessRecheckMs);
+    recheck.unref();
+
+    stream.onClose(() => {
+      clearInterval(recheck);
+      subscription.close();
+      streams.delete(stream);
+      const n = (openStreams.get(opts.capKey) ?? 1) - 1;
+      if (n <= 0) openStreams.delete(opts.capKey);
+      else openStreams.set(opts.capKey, n);
+    });
+    return reply;
+  };
+
+  const refuseBurst = () => {
+    if (!takeJoin()) {
+      throw new AppError("RATE_LIMITED", "Too many live connections are opening. Please try again shortly.", {
+        retryAfter: 1 + Math.floor(Math.random() * 5),
+      });
+    }
+  };
+
   app.get(
     "/api/realtime/communities/:communityId",
     {
@@ -85,11 +190,7 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       },
     },
     async (request, reply) => {
-      if (!takeJoin()) {
-        throw new AppError("RATE_LIMITED", "Too many live connections are opening. Please try again shortly.", {
-          retryAfter: 1 + Math.floor(Math.random() * 5),
-        });
-      }
+      refuseBurst();
       const viewer = await ctx.viewer(request);
       if (!viewer) await ctx.rateLimiter.hit(`realtime-join:${request.ip}`, ANONYMOUS_JOIN_RULE);
       const { community, role } = await requireCommunity({
@@ -97,69 +198,55 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         idOrSlug: request.params.communityId,
         userId: viewer?.id,
       });
-      const capKey = viewer ? `u:${viewer.id}` : `ip:${request.ip}`;
-      const cap = viewer ? settings.maxStreamsPerUser : settings.maxStreamsPerAddress;
-      const open = openStreams.get(capKey) ?? 0;
-      if (open >= cap) {
-        throw new AppError("RATE_LIMITED", "Too many live connections are open. Close some tabs and try again.", {
-          retryAfter: 5,
-        });
-      }
-      const lastEventId = parseEventId(request.headers["last-event-id"] ?? request.query.lastEventId);
-
-      openStreams.set(capKey, open + 1);
-      const stream = new SseStream(reply, { maxPerSecond: settings.maxPerSecond, heartbeatMs: settings.heartbeatMs });
-      streams.add(stream);
-
       let access: Access = { role };
-      const check = async () => {
-        if (!access) return;
-        try {
+      return openStream(request, reply, {
+        capKey: viewer ? `u:${viewer.id}` : `ip:${request.ip}`,
+        cap: viewer ? settings.maxStreamsPerUser : settings.maxStreamsPerAddress,
+        channel: communityChannel(community.id),
+        allowed: async () => {
           access = await readAccess(community.id, viewer?.id ?? null, viewer?.sessionId ?? null);
-        } catch (err) {
-          // Without an answer nothing more is sent; the client reconnects and is checked afresh.
-          request.log.warn({ err }, "realtime access check failed");
-          access = null;
-        }
-        if (!access) stream.close();
-      };
-
-      // Messages are handled one after another, so a pending access check keeps their order.
-      let chain: Promise<void> = Promise.resolve();
-      let waiting = 0;
-      const handle = async (message: RealtimeMessage) => {
-        if (message.kind === "resync") return stream.resync(message.id);
-        if (message.kind === "ready") return stream.send({ id: message.id, event: "ready", data: { type: "ready" } });
-        const event = parsePostEvent(message.payload);
-        if (!event) return;
-        await check();
-        if (!access || stream.closed) return;
-        if (!mayViewPostVisibility(access.role, event.visibility)) return;
-        stream.send({ id: message.id, event: event.type, data: { type: event.type, post_id: event.post_id } });
-      };
-      const enqueue = (job: () => Promise<void> | void) => {
-        if (++waiting > 1000) return stream.close();
-        chain = chain
-          .then(job)
-          .catch((err) => request.log.error({ err }, "realtime delivery failed"))
-          .finally(() => waiting--);
-      };
-
-      const subscription = ctx.realtime.subscribe(communityChannel(community.id), lastEventId, (message) =>
-        enqueue(() => handle(message)),
-      );
-      const recheck = setInterval(() => enqueue(check), settings.accessRecheckMs);
-      recheck.unref();
-
-      stream.onClose(() => {
-        clearInterval(recheck);
-        subscription.close();
-        streams.delete(stream);
-        const n = (openStreams.get(capKey) ?? 1) - 1;
-        if (n <= 0) openStreams.delete(capKey);
-        else openStreams.set(capKey, n);
+          return access !== null;
+        },
+        frame: ({ id, payload }) => {
+          const event = parsePostEvent(payload);
+          if (!event || !access || !mayViewPostVisibility(access.role, event.visibility)) return null;
+          return { id, event: event.type, data: { type: event.type, post_id: event.post_id } };
+        },
       });
-      return reply;
+    },
+  );
+
+  app.get(
+    "/api/realtime/notifications",
+    {
+      schema: {
+        tags: ["realtime"],
+        summary:
+          "The viewer's new notifications (Server-Sent Events: ready, notification, resync; data is { type, id })",
+        description:
+          "A text/event-stream for the signed-in viewer. Refetch the list and unread count through the API on each " +
+          "`notification`. Resume with the Last-Event-ID header (or ?lastEventId=); on `resync`, refetch.",
+        querystring: z.object({ lastEventId: z.string().max(20).optional() }),
+        response: { ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      refuseBurst();
+      const viewer = await ctx.requireViewer(request);
+      return openStream(request, reply, {
+        capKey: `u:${viewer.id}`,
+        cap: settings.maxStreamsPerUser,
+        channel: userChannel(viewer.id),
+        allowed: () => readSession(viewer.sessionId),
+        frame: async ({ id, payload }) => {
+          if (payload.type !== "notification" || typeof payload.id !== "string") return null;
+          // Sent only while the viewer may still see it (they may have left the community since).
+          const { rows } = await ctx.db.execute(sql`
+            SELECT 1 FROM notifications n
+             WHERE n.id = ${payload.id}::uuid AND n.user_id = ${viewer.id} AND n.in_app AND ${notificationVisible}`);
+          return rows.length > 0 ? { id, event: "notification", data: { type: "notification", id: payload.id } } : null;
+        },
+      });
     },
   );
 };

@@ -29,10 +29,14 @@ export function useUpdateNotificationSettings() {
       await queryClient.cancelQueries({ queryKey: notificationSettingsKey });
       const previous = queryClient.getQueryData<NotificationSettings>(notificationSettingsKey);
       if (previous) {
+        const flags = change.community_settings ?? {};
         queryClient.setQueryData<NotificationSettings>(notificationSettingsKey, {
           ...previous,
           ...change,
-          community_settings: { ...previous.community_settings, ...change.community_settings },
+          community_settings: previous.community_settings,
+          communities: previous.communities.map((c) =>
+            flags[c.id] ? { ...c, flags: { ...c.flags, ...flags[c.id] } } : c,
+          ),
         });
       }
       return { previous };

@@ -1,0 +1,241 @@
+import { sql } from "drizzle-orm";
+import { NOTIFICATION_LIMITS, notificationHref, type NotificationType } from "../../../shared/notifications";
+import type { AppContext, Viewer } from "../../context";
+import type { Queryable } from "../../db/client";
+import { AppError } from "../../lib/errors";
+import { escapeHtml } from "../../lib/html";
+import type { JobHandler } from "../../lib/jobs";
+import { DIGEST_QUEUE, notificationVisible, readUnsubscribeToken, unsubscribeToken } from "../../lib/notifications";
+
+type NotificationRow = {
+  id: string;
+  type: NotificationType;
+  title: string;
+  body: string;
+  community_id: string | null;
+  community: { id: string; slug: string; name: string; icon_url: string | null } | null;
+  post_id: string | null;
+  actor: { user_id: string; username: string; full_name: string; avatar_url: string | null } | null;
+  is_read: boolean;
+  read_at: string | null;
+  created_at: string;
+};
+
+const notFound = () => new AppError("NOT_FOUND", "Notification not found");
+
+/** Unread, visible, in-app notifications of a user, counted up to the cap. */
+async function unreadCount(db: Queryable, userId: string): Promise<number> {
+  const res = await db.execute<{ n: number }>(sql`
+    SELECT count(*)::int AS n FROM (
+      SELECT 1 FROM notifications n
+       WHERE n.user_id = ${userId} AND n.is_read = false AND n.in_app AND ${notificationVisible}
+       LIMIT ${NOTIFICATION_LIMITS.countCap}) x`);
+  return res.rows[0].n;
+}
+
+const CURSOR_RE = /^(\d{4}-\d\d-\d\dT[\d:.]+Z)\|([0-9a-f-]{36})$/;
+
+function decodeCursor(cursor: string | undefined): { at: string; id: string } | null {
+  if (!cursor) return null;
+  const raw = Buffer.from(cursor, "base64url").toString("utf8");
+  const m = CURSOR_RE.exec(raw);
+  if (!m || Number.isNaN(Date.parse(m[1]))) throw new AppError("VALIDATION", "Invalid cursor");
+  return { at: m[1], id: m[2] };
+}
+
+const encodeCursor = (row: { created_at: string; id: string }) =>
+  Buffer.from(`${new Date(row.created_at).toISOString()}|${row.id}`).toString("base64url");
+
+/** The viewer's notifications, newest first, with who acted and where, and the unread count. */
+export async function findNotifications({
+  ctx,
+  viewer,
+  filter,
+  limit,
+  cursor,
+}: {
+  ctx: AppContext;
+  viewer: Viewer;
+  filter: "all" | "unread";
+  limit: number;
+  cursor?: string;
+}) {
+  const after = decodeCursor(cursor);
+  const res = await ctx.db.execute<NotificationRow>(sql`
+    SELECT n.id, n.type, n.title, n.body, n.community_id, n.data->>'post_id' AS post_id, n.is_read,
+           n.read_at, n.created_at,
+           (SELECT json_build_object('id', c.id, 'slug', c.slug, 'name', c.name, 'icon_url', c.icon_url)
+              FROM communities c WHERE c.id = n.community_id) AS community,
+           (SELECT json_build_object('user_id', u.user_id, 'username', u.username, 'full_name', u.full_name,
+                                     'avatar_url', u.avatar_url)
+              FROM user_profiles u WHERE u.user_id = n.actor_id) AS actor
+      FROM notifications n
+     WHERE n.user_id = ${viewer.id} AND n.in_app
+       ${filter === "unread" ? sql`AND n.is_read = false` : sql``}
+       ${after ? sql`AND (n.created_at, n.id) < (${after.at}::timestamptz, ${after.id}::uuid)` : sql``}
+       AND ${notificationVisible}
+     ORDER BY n.created_at DESC, n.id DESC
+     LIMIT ${limit + 1}`);
+  const rows = res.rows.slice(0, limit);
+  const items = rows.map((r) => ({
+    ...r,
+    read_at: r.read_at ? new Date(r.read_at).toISOString() : null,
+    created_at: new Date(r.created_at).toISOString(),
+    href: notificationHref(r),
+  }));
+  return {
+    items,
+    next_cursor: res.rows.length > limit ? encodeCursor(rows[rows.length - 1]) : null,
+    unread_count: await unreadCount(ctx.db, viewer.id),
+  };
+}
+
+export async function findUnreadCount({ ctx, viewer }: { ctx: AppContext; viewer: Viewer }) {
+  return { unread_count: await unreadCount(ctx.db, viewer.id) };
+}
+
+/** Marks one of the viewer's notifications read (again is fine); answers the new unread count. */
+export async function markRead({ ctx, viewer, id }: { ctx: AppContext; viewer: Viewer; id: string }) {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) throw notFound();
+  const res = await ctx.db.execute<{ id: string }>(sql`
+    WITH target AS (
+      SELECT n.id, n.is_read FROM notifications n
+       WHERE n.id = ${id}::uuid AND n.user_id = ${viewer.id} AND n.in_app AND ${notificationVisible}
+    ), done AS (
+      UPDATE notifications SET is_read = true, read_at = now()
+       WHERE id IN (SELECT id FROM target WHERE NOT is_read)
+    )
+    SELECT id FROM target`);
+  if (res.rows.length === 0) throw notFound();
+  return { unread_count: await unreadCount(ctx.db, viewer.id) };
+}
+
+export async function markAllRead({ ctx, viewer }: { ctx: AppContext; viewer: Viewer }) {
+  const res = await ctx.db.execute(sql`
+    UPDATE notifications SET is_read = true, read_at = now() WHERE user_id = ${viewer.id} AND is_read = false`);
+  return { updated: res.rowCount ?? 0, unread_count: 0 };
+}
+
+/** Turns email notifications off for whoever the token was made for. */
+export async function unsubscribe({ ctx, token }: { ctx: AppContext; token: string }) {
+  const userId = readUnsubscribeToken(ctx.config.authSecret, token);
+  if (!userId) throw new AppError("BAD_REQUEST", "This unsubscribe link is not valid.");
+  const res = await ctx.db.execute(sql`
+    INSERT INTO user_notification_settings (user_id, email_enabled) SELECT id, false FROM "user" WHERE id = ${userId}
+    ON CONFLICT (user_id) DO UPDATE SET email_enabled = false, updated_at = now()`);
+  if ((res.rowCount ?? 0) === 0) throw new AppError("BAD_REQUEST", "This unsubscribe link is not valid.");
+  return { email_enabled: false as const };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Email digests
+
+type DigestRow = {
+  id: string;
+  title: string;
+  body: string;
+  community_id: string | null;
+  community_name: string | null;
+  post_id: string | null;
+};
+
+const plural = (n: number, one: string, many: string) => (n === 1 ? one : many.replace("{n}", String(n)));
+
+/**
+ * Mails a user their unread, not yet mailed notifications as one message, then marks them mailed:
+ * one transaction with the settings row locked, so a notification made meanwhile schedules the
+ * next digest (SPEC §9 defaults; issue 7: at most every 15 minutes).
+ */
+export async function sendDigest(ctx: AppContext, userId: string): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const settings = await tx.execute<{ on: boolean; email: string }>(sql`
+      SELECT s.global_enabled AND s.email_enabled AS on, u.email
+        FROM user_notification_settings s JOIN "user" u ON u.id = s.user_id
+       WHERE s.user_id = ${userId} FOR UPDATE OF s`);
+    const user = settings.rows[0];
+    if (!user) return;
+    const finish = (sent: boolean) =>
+      tx.execute(sql`
+        UPDATE user_notification_settings
+           SET digest_due_at = NULL ${sent ? sql`, last_digest_at = now()` : sql``}
+         WHERE user_id = ${userId}`);
+    if (!user.on) return void (await finish(false));
+    const res = await tx.execute<DigestRow>(sql`
+      SELECT n.id, n.title, n.body, n.community_id, n.data->>'post_id' AS post_id,
+             (SELECT c.name FROM communities c WHERE c.id = n.community_id) AS community_name
+        FROM notifications n
+       WHERE n.user_id = ${userId} AND n.is_read = false AND n.emailed_at IS NULL
+         AND n.created_at > now() - interval '7 days' AND ${notificationVisible}
+       ORDER BY n.created_at DESC, n.id DESC
+       LIMIT 500`);
+    if (res.rows.length === 0) return void (await finish(false));
+    await tx.execute(sql`
+      UPDATE notifications SET emailed_at = now()
+       WHERE id = ANY(${`{${res.rows.map((r) => r.id).join(",")}}`}::uuid[])`);
+    await ctx.mailer.send(digestMail(ctx, user.email, userId, res.rows), { db: tx });
+    await finish(true);
+  });
+}
+
+function digestMail(ctx: AppContext, to: string, userId: string, rows: DigestRow[]) {
+  const base = ctx.config.publicUrl;
+  const unsubscribeUrl = `${base}/notifications/unsubscribe?token=${unsubscribeToken(ctx.config.authSecret, userId)}`;
+  const oneClickUrl = `${base}/api/notifications/unsubscribe?token=${unsubscribeToken(ctx.config.authSecret, userId)}`;
+  const listed = rows.slice(0, NOTIFICATION_LIMITS.digestListed);
+  const more = rows.length - listed.length;
+  const subject = plural(
+    rows.length,
+    "You have a new notification on Hearth",
+    "You have {n} new notifications on Hearth",
+  );
+  const link = (r: DigestRow) => `${base}${notificationHref(r)}`;
+  const where = (r: DigestRow) => (r.community_name ? ` (${r.community_name})` : "");
+
+  const textItems = listed.map((r) => `• ${r.title}${where(r)}\n${r.body ? `  ${r.body}\n` : ""}  ${link(r)}`);
+  const text = [
+    subject.replace(" on Hearth", ":"),
+    "",
+    ...textItems,
+    ...(more > 0 ? ["", plural(more, "…and 1 more.", "…and {n} more.")] : []),
+    "",
+    `View all notifications: ${base}/notifications`,
+    "",
+    `You get this email because email notifications are on. Turn them off: ${unsubscribeUrl}`,
+    "",
+    "— Hearth",
+  ].join("\n");
+
+  const htmlItems = listed
+    .map(
+      (r) =>
+        `<li style="margin:0 0 12px"><a href="${escapeHtml(link(r))}"><strong>${escapeHtml(r.title)}</strong></a>${escapeHtml(
+          where(r),
+        )}${r.body ? `<br><span style="color:#57534e">${escapeHtml(r.body)}</span>` : ""}</li>`,
+    )
+    .join("");
+  const html =
+    `<p>${escapeHtml(subject.replace(" on Hearth", ":"))}</p><ul style="padding-left:18px">${htmlItems}</ul>` +
+    (more > 0 ? `<p>${escapeHtml(plural(more, "…and 1 more.", "…and {n} more."))}</p>` : "") +
+    `<p><a href="${escapeHtml(`${base}/notifications`)}">View all notifications</a></p>` +
+    `<p style="color:#78716c;font-size:12px">You get this email because email notifications are on. ` +
+    `<a href="${escapeHtml(unsubscribeUrl)}">Turn off email notifications</a></p><p>— Hearth</p>`;
+
+  return {
+    to,
+    subject,
+    text,
+    html,
+    headers: {
+      "List-Unsubscribe": `<${oneClickUrl}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    },
+  };
+}
+
+export function notificationJobHandlers(ctx: AppContext): Record<string, JobHandler> {
+  return {
+    [DIGEST_QUEUE]: async (payload) => {
+      if (typeof payload.userId === "string") await sendDigest(ctx, payload.userId);
+    },
+  };
+}

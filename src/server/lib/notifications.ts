@@ -1,0 +1,146 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { sql, type SQL } from "drizzle-orm";
+import { FLAG_OF_TYPE, NOTIFICATION_LIMITS, type NotificationType } from "../../shared/notifications";
+import type { Queryable } from "../db/client";
+import { REALTIME_NOTIFY_CHANNEL } from "./realtime";
+
+/** The job queue that mails a user's digest. */
+export const DIGEST_QUEUE = "notifications.digest";
+
+/**
+ * Whether `userId` may see a notification about this community and post: the community is not
+ * private or they are a member, and the post (when there is one) still exists and is one they
+ * may read (SPEC §6, the feed's rules). Applied when a notification is made and whenever one is
+ * read, counted, streamed or mailed: someone who lost access never sees it.
+ */
+export function mayReceive(userId: SQL, communityId: SQL, postId: SQL): SQL {
+  return sql`(${communityId} IS NULL OR EXISTS (
+      SELECT 1 FROM communities rc
+        LEFT JOIN community_members rm ON rm.community_id = rc.id AND rm.user_id = ${userId}
+       WHERE rc.id = ${communityId}
+         AND (rc.visibility <> 'private' OR rm.role IS NOT NULL)
+         AND (${postId} IS NULL OR EXISTS (
+              SELECT 1 FROM posts rp
+               WHERE rp.id = ${postId} AND rp.community_id = rc.id AND rp.deleted_at IS NULL
+                 AND (rp.author_id = ${userId}
+                      OR (rp.is_approved AND (rp.visibility = 'public'
+                          OR (rp.visibility = 'members' AND rm.role IS NOT NULL)
+                          OR (rp.visibility = 'admins' AND rm.role IN ('owner', 'admin')))))))))`;
+}
+
+/** `mayReceive` for a row of `notifications` aliased `n`. */
+export const notificationVisible = mayReceive(sql`n.user_id`, sql`n.community_id`, sql`(n.data->>'post_id')::uuid`);
+
+export type NotifyInput = {
+  recipients: string[];
+  /** Who acted; never notified about their own action. */
+  actorId: string | null;
+  communityId: string | null;
+  type: NotificationType;
+  /** `{actor}` is replaced by the actor's name. */
+  title: string;
+  /** Defaults to an excerpt of the post, when there is one. */
+  body?: string;
+  postId?: string | null;
+  data?: Record<string, unknown>;
+};
+
+/**
+ * Creates the notification for each recipient who wants it, inside the caller's transaction, in
+ * one statement: not for the actor; only with notifications on (global, and in-app or email) and
+ * the community's switch for this type on; only for someone who may see the community and post.
+ * In-app ones are announced on the recipient's realtime channel at commit; for those with email
+ * on, a digest is scheduled (one pending job per user, at most every 15 minutes).
+ * Returns how many were created.
+ */
+export async function notify(db: Queryable, input: NotifyInput): Promise<number> {
+  const recipients = [...new Set(input.recipients)].filter((id) => id && id !== input.actorId);
+  if (recipients.length === 0) return 0;
+  const postId = input.postId ?? null;
+  const data = { ...input.data, ...(postId ? { post_id: postId } : {}) };
+  const flag = FLAG_OF_TYPE[input.type];
+  const communityId = input.communityId;
+  const body =
+    input.body !== undefined
+      ? sql`${input.body}`
+      : postId
+        ? sql`coalesce((SELECT left(btrim(regexp_replace(p.content, '\\s+', ' ', 'g')), 140) FROM posts p WHERE p.id = ${postId}::uuid), '')`
+        : sql`''`;
+  const res = await db.execute<{ created: number }>(sql`
+    WITH cand AS (
+      SELECT DISTINCT r.user_id FROM jsonb_array_elements_text(${JSON.stringify(recipients)}::jsonb) AS r(user_id)
+    ), ok AS (
+      SELECT cand.user_id,
+             coalesce(s.in_app_enabled, true) AS in_app,
+             coalesce(s.email_enabled, true) AS email
+        FROM cand
+        JOIN "user" u ON u.id = cand.user_id
+        LEFT JOIN user_notification_settings s ON s.user_id = cand.user_id
+       WHERE coalesce(s.global_enabled, true)
+         AND (coalesce(s.in_app_enabled, true) OR coalesce(s.email_enabled, true))
+         AND coalesce((s.community_settings -> ${communityId ?? ""}::text ->> ${flag}::text)::boolean, true)
+         AND ${mayReceive(sql`cand.user_id`, sql`${communityId}::uuid`, sql`${postId}::uuid`)}
+    ), actor AS (
+      SELECT coalesce((SELECT coalesce(nullif(btrim(p.full_name), ''), p.username)
+                         FROM user_profiles p WHERE p.user_id = ${input.actorId}::text), 'Someone') AS name
+    ), ins AS (
+      INSERT INTO notifications (user_id, community_id, actor_id, type, title, body, data, in_app)
+      SELECT ok.user_id, ${communityId}::uuid, ${input.actorId}::text, ${input.type}::text,
+             replace(${input.title}::text, '{actor}', (SELECT name FROM actor)), ${body}, ${JSON.stringify(data)}::jsonb,
+             ok.in_app
+        FROM ok
+      ON CONFLICT DO NOTHING
+      RETURNING id, user_id, in_app
+    ), ev AS (
+      INSERT INTO realtime_events (channel, payload)
+      SELECT 'user:' || ins.user_id, jsonb_build_object('type', 'notification', 'id', ins.id)
+        FROM ins WHERE ins.in_app
+      RETURNING id, channel
+    ), due AS (
+      INSERT INTO user_notification_settings AS s (user_id, digest_due_at)
+      SELECT ins.user_id, now() + make_interval(secs => ${NOTIFICATION_LIMITS.digestDelaySeconds})
+        FROM ins JOIN ok ON ok.user_id = ins.user_id WHERE ok.email
+      ON CONFLICT (user_id) DO UPDATE
+         SET digest_due_at = greatest(
+               now() + make_interval(secs => ${NOTIFICATION_LIMITS.digestDelaySeconds}),
+               coalesce(s.last_digest_at, '-infinity'::timestamptz) + make_interval(secs => ${NOTIFICATION_LIMITS.digestIntervalSeconds}))
+       WHERE s.digest_due_at IS NULL
+      RETURNING s.user_id, s.digest_due_at
+    ), queued AS (
+      INSERT INTO jobs (queue, payload, run_at)
+      SELECT ${DIGEST_QUEUE}::text, jsonb_build_object('userId', due.user_id), due.digest_due_at FROM due
+      RETURNING id
+    )
+    SELECT (SELECT count(*) FROM ins)::int AS created,
+           (SELECT count(pg_notify(${REALTIME_NOTIFY_CHANNEL}::text, ev.channel || '|' || ev.id)) FROM ev)::int AS announced,
+           (SELECT count(*) FROM queued)::int AS queued`);
+  return Number(res.rows[0]?.created ?? 0);
+}
+
+/** The owners and admins of a community: who hears about new members. */
+export async function communityAdmins(db: Queryable, communityId: string): Promise<string[]> {
+  const res = await db.execute<{ user_id: string }>(sql`
+    SELECT user_id FROM community_members WHERE community_id = ${communityId} AND role IN ('owner', 'admin')`);
+  return res.rows.map((r) => r.user_id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Unsubscribe links
+
+const unsubscribeMac = (secret: string, userId: string) =>
+  createHmac("sha256", secret).update(`hearth:unsubscribe:${userId}`).digest("base64url");
+
+/** A token that turns email notifications off for this user, and nothing else. */
+export function unsubscribeToken(secret: string, userId: string): string {
+  return `${Buffer.from(userId).toString("base64url")}.${unsubscribeMac(secret, userId)}`;
+}
+
+/** The user a token was made for, or null when it was not made with this secret. */
+export function readUnsubscribeToken(secret: string, token: string): string | null {
+  const [encoded, mac] = token.split(".");
+  if (!encoded || !mac || token.length > 300) return null;
+  const userId = Buffer.from(encoded, "base64url").toString("utf8");
+  const expected = Buffer.from(unsubscribeMac(secret, userId));
+  const given = Buffer.from(mac);
+  return expected.length === given.length && timingSafeEqual(expected, given) ? userId : null;
+}

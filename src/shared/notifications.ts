@@ -1,0 +1,56 @@
+/** Notification types, their per-community switches and the limits both sides use (SPEC §3, §9). */
+
+export const NOTIFICATION_TYPES = ["post_like", "post_reply", "community_join", "post_approved", "other"] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+export const COMMUNITY_FLAGS = ["posts", "comments", "announcements", "events"] as const;
+export type CommunityFlag = (typeof COMMUNITY_FLAGS)[number];
+export type CommunityFlags = Record<CommunityFlag, boolean>;
+
+/** Every per-community switch starts on (SPEC §9). */
+export const DEFAULT_COMMUNITY_FLAGS: CommunityFlags = {
+  posts: true,
+  comments: true,
+  announcements: true,
+  events: true,
+};
+
+/** Which per-community switch silences which type (docs/decisions/0006-notifications.md). */
+export const FLAG_OF_TYPE: Record<NotificationType, CommunityFlag> = {
+  post_like: "posts",
+  post_approved: "posts",
+  post_reply: "comments",
+  other: "announcements",
+  community_join: "events",
+};
+
+/** What each switch covers, as the Notifications tab explains it. */
+export const COMMUNITY_FLAG_LABELS: Record<CommunityFlag, { label: string; description: string }> = {
+  posts: { label: "Posts", description: "Likes on your posts, and your posts being approved" },
+  comments: { label: "Comments", description: "Comments on your posts and replies to your comments" },
+  announcements: { label: "Announcements", description: "Messages from the community's moderators" },
+  events: { label: "Events", description: "New members joining (owners and admins)" },
+};
+
+export const NOTIFICATION_LIMITS = {
+  /** The bell's dropdown (SPEC §9). */
+  dropdown: 10,
+  /** A page of /notifications. */
+  page: 20,
+  maxPage: 50,
+  /** Unread counts are exact up to this; the badge shows 9+ long before. */
+  countCap: 999,
+  /** A digest waits this long for more to gather (and for the user to read them in the app)… */
+  digestDelaySeconds: 5 * 60,
+  /** …and goes out at most this often per user (issue 7: every 15 minutes). */
+  digestIntervalSeconds: 15 * 60,
+  /** Notifications listed in one digest; the rest are counted. */
+  digestListed: 10,
+} as const;
+
+/** Where a notification leads: its post on the community page (SPEC §2), else the community. */
+export function notificationHref(n: { community_id: string | null; post_id: string | null }): string {
+  if (!n.community_id) return "/notifications";
+  const base = `/community/${encodeURIComponent(n.community_id)}`;
+  return n.post_id ? `${base}#post-${n.post_id}` : base;
+}
