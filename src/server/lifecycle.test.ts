@@ -1,46 +1,14 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "./lib/free-port";
+import { startServerProcess, waitHealthy } from "./test/server-process";
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "hearth-lifecycle-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-function start(port: number): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  let out = "";
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      SERVE_WEB: "false",
-      LOG_LEVEL: "warn",
-      SEED_DEMO: "false",
-      NODE_ENV: "production",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, output: () => out, exited };
-}
-
-async function waitHealthy(port: number, ms = 60_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (res.ok) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error("server did not become healthy");
-}
+const start = (port: number) => startServerProcess({ DATA_DIR: dataDir, PORT: String(port) });
 
 const postmasterPid = () =>
   Number(readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);

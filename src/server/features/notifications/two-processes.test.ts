@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../lib/free-port";
+import { api, createTestApp, ORIGIN, signedInUser, type TestApp } from "../../test/harness";
+import { startServerProcess, waitHealthy, type ServerProcess } from "../../test/server-process";
+import { connectSse, type SseClient } from "../../test/sse";
+
+/**
+ * Process A is the test's own app; process B is `src/server/main.ts` in a child process on the
+ * same PostgreSQL. Notifications made through A reach B's SSE clients through LISTEN/NOTIFY.
+ */
+let t: TestApp;
+let b: ServerProcess;
+let bBase: string;
+let dataDir: string;
+const streams: SseClient[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  dataDir = mkdtempSync(path.join(os.tmpdir(), "hearth-process-b-"));
+  const port = await freePort();
+  b = startServerProcess({
+    DATABASE_URL: t.database.url,
+    AUTH_SECRET: t.config.authSecret,
+    PUBLIC_URL: ORIGIN,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+  });
+  await waitHealthy(port);
+  bBase = `http://127.0.0.1:${port}`;
+}, 90_000);
+
+afterAll(async () => {
+  for (const s of streams) s.close();
+  b?.child.kill("SIGTERM");
+  await b?.exited;
+  await t.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("notifications across two server processes", () => {
+  it("an action through process A reaches an SSE client of process B within 1 s; a reconnect replays exactly what it missed", async () => {
+    const http = api(t.app);
+    const author = await signedInUser(t);
+    const fan = await signedInUser(t, { name: "Far Away Fan" });
+    const c = (await http.post("/api/communities", { name: "Two Rooms" }, { cookie: author.cookie })).body;
+    expect((await http.post(`/api/communities/${c.id}/join`, {}, { cookie: fan.cookie })).status).toBe(200);
+    const posts: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const p = await http.post(`/api/communities/${c.id}/posts`, { content: `Post ${i}` }, { cookie: author.cookie });
+      posts.push(p.body.id);
+    }
+
+    const onB = await connectSse(`${bBase}/api/realtime/notifications`, { cookie: author.cookie });
+    streams.push(onB);
+    expect(onB.status).toBe(200);
+    await onB.next((f) => f.event === "ready", { ms: 5000 });
+
+    const likedAt = Date.now();
+    expect((await http.post(`/api/posts/${posts[0]}/like`, {}, { cookie: fan.cookie })).status).toBe(200);
+    const first = await onB.next((f) => f.event === "notification", { ms: 1000 });
+    expect(first.at - likedAt).toBeLessThan(1000);
+    const newest = (await http.get("/api/notifications?limit=1", { cookie: author.cookie })).body.items[0];
+    expect(first.data).toEqual({ type: "notification", id: newest.id });
+    expect(newest.title).toBe("Far Away Fan liked your post");
+
+    // The client drops; three more happen through A; it reconnects to B with Last-Event-ID.
+    onB.close();
+    for (const id of posts.slice(1)) {
+      expect((await http.post(`/api/posts/${id}/like`, {}, { cookie: fan.cookie })).status).toBe(200);
+    }
+    const missed = (await http.get("/api/notifications?limit=3", { cookie: author.cookie })).body.items
+      .map((n: { id: string }) => n.id)
+      .reverse();
+    const again = await connectSse(`${bBase}/api/realtime/notifications`, {
+      cookie: author.cookie,
+      lastEventId: first.id!,
+    });
+    streams.push(again);
+    await again.next((f) => f.event === "notification" && f.data.id === missed[2], { ms: 3000 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(again.frames.filter((f) => f.event === "notification").map((f) => f.data.id)).toEqual(missed);
+    expect(again.frames.some((f) => f.event === "resync")).toBe(false);
+  }, 30_000);
+});

@@ -1,0 +1,37 @@
+import { spawn, type ChildProcess } from "node:child_process";
+
+export type ServerProcess = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
+
+/** `src/server/main.ts` in a child process: a real second Hearth server, as in production. */
+export function startServerProcess(env: Record<string, string>): ServerProcess {
+  let out = "";
+  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+    env: {
+      ...process.env,
+      SERVE_WEB: "false",
+      LOG_LEVEL: "warn",
+      SEED_DEMO: "false",
+      NODE_ENV: "production",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+export async function waitHealthy(port: number, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("server did not become healthy");
+}
