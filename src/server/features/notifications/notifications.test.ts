@@ -470,6 +470,21 @@ describe("email digests", () => {
     expect(other.statusCode).toBe(403);
   });
 
+  it("escapes names and text in the digest's HTML", async () => {
+    const author = await user();
+    const fan = await user(`<img src=x onerror=alert(1)>`);
+    const c = await community(author);
+    await join(c, fan);
+    const p = await post(c, author, "Plain");
+    await comment(p, fan, `<script>alert("hi")</script>`);
+    await runDue(author.id);
+    const { html } = (await t.database.pool.query(`SELECT html FROM mail_messages WHERE "to" = $1`, [author.email]))
+      .rows[0] as { html: string };
+    expect(html).toContain("&lt;img src=x onerror=alert(1)&gt; commented on your post");
+    expect(html).toContain("&lt;script&gt;");
+    expect(html).not.toMatch(/<script|<img/);
+  });
+
   it("sends nothing when the user turned email off before the digest went out", async () => {
     const author = await user();
     const fan = await user();
