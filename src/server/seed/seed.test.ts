@@ -211,6 +211,24 @@ describe("demo seed", () => {
     }
   });
 
+  it("gives both demo accounts recent notifications from their seeded activity, newest unread, nothing to mail", async () => {
+    for (const email of ["owner@hearth.test", "member@hearth.test"]) {
+      const res = await api(t.app).post("/api/auth/sign-in/email", { email, password: DEMO_PASSWORD });
+      const cookie = sessionCookie(res.headers);
+      const list = await api(t.app).get("/api/notifications?limit=50", { cookie });
+      expect(list.status).toBe(200);
+      const items = list.body.items as { type: string; title: string; href: string; is_read: boolean }[];
+      expect(items.length, email).toBeGreaterThanOrEqual(5);
+      expect(new Set(items.map((n) => n.type)).size, email).toBeGreaterThanOrEqual(2);
+      expect(items.every((n) => n.href.startsWith("/community/"))).toBe(true);
+      expect(list.body.unread_count, email).toBeGreaterThan(0);
+      expect(list.body.unread_count, email).toBeLessThan(items.length);
+    }
+    const [{ n }] = await query<{ n: number }>(sql`
+      SELECT count(*)::int AS n FROM jobs WHERE queue = 'notifications.digest'`);
+    expect(n).toBe(0);
+  });
+
   it("does nothing the second time", async () => {
     const count = async () =>
       (

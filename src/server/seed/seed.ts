@@ -6,6 +6,7 @@ import { createProfileForUser, hashPassword } from "../lib/auth";
 import type { Storage } from "../lib/storage";
 import { renderCommunityArt, seedCommunities, type DemoAccount, type Tx } from "./communities";
 import { seedCourses } from "./courses";
+import { seedNotifications } from "./notifications";
 import { seedPosts } from "./posts";
 
 export const DEMO_PASSWORD = "hearth-demo";
@@ -142,8 +143,9 @@ export async function seedDemo(input: {
       now,
     });
     const learning = await seedCourses({ tx, storage, seeded: directory.seeded, accounts, now });
+    const notifications = await seedNotifications({ tx, accounts });
     await addCredentials(await hashes);
-    return { ...directory, content, learning };
+    return { ...directory, content, learning, notifications };
   });
   if (!result) return false;
   const ms = Math.round(performance.now() - started);
@@ -153,7 +155,7 @@ export async function seedDemo(input: {
       `${result.content.posts} posts, ${result.content.comments} comments, ${result.content.likes} likes, ` +
       `${result.content.votes} poll votes, ${result.content.saves} saves; ` +
       `${result.learning.courses} courses with ${result.learning.lessons} lessons (${result.learning.videos} with the demo video), ` +
-      `${result.learning.completions} lessons completed`,
+      `${result.learning.completions} lessons completed; ${result.notifications} notifications`,
   );
   return true;
 }
