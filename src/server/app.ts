@@ -20,6 +20,7 @@ import type { AppContext } from "./context";
 import type { Database } from "./db/client";
 import { accountRoutes } from "./features/account/account.routes";
 import { authRoutes } from "./features/auth/auth.routes";
+import { billingRoutes } from "./features/billing/billing.routes";
 import { commentRoutes } from "./features/comments/comments.routes";
 import { communityRoutes } from "./features/communities/communities.routes";
 import { devRoutes } from "./features/dev/dev.routes";
@@ -270,6 +271,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   await app.register(uploadRoutes, { ctx });
   await app.register(courseRoutes, { ctx });
   await app.register(notificationRoutes, { ctx });
+  await app.register(billingRoutes, { ctx });
   await app.register(realtimeRoutes, { ctx });
   await app.register(devRoutes, { ctx });
 

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { and, eq, or, sql } from "drizzle-orm";
 import { MSG } from "../../shared/messages";
 import { can, isRole, type CommunityRole, type Permission } from "../../shared/roles";
@@ -122,4 +123,38 @@ export async function addMember(
     body: "Say hello and help them get started.",
   });
   return true;
+}
+
+export const newInviteCode = () => randomBytes(16).toString("base64url");
+
+export const isUniqueViolation = (err: unknown) =>
+  (err as { code?: string }).code === "23505" || (err as { cause?: { code?: string } }).cause?.code === "23505";
+
+/**
+ * Inserts a community with the viewer as its owner (SPEC §6), inside the caller's transaction. The
+ * slug must be free; a race answers a unique violation (see isUniqueViolation) for the caller to retry.
+ */
+export async function insertOwnedCommunity(
+  tx: Queryable,
+  viewer: { id: string; name: string; profile: Record<string, unknown> | null },
+  input: { name: string; slug: string; type?: "free" | "paid"; price?: number },
+): Promise<{ id: string; slug: string }> {
+  const profile = viewer.profile as { full_name?: string; avatar_url?: string | null } | null;
+  const [row] = await tx
+    .insert(communities)
+    .values({
+      name: input.name,
+      slug: input.slug,
+      type: input.type ?? "free",
+      price: input.price ?? 0,
+      inviteCode: newInviteCode(),
+      createdBy: viewer.id,
+      creatorName: profile?.full_name || viewer.name,
+      creatorImage: profile?.avatar_url ?? null,
+    })
+    .returning({ id: communities.id, slug: communities.slug });
+  await tx
+    .insert(communityMembers)
+    .values({ communityId: row.id, userId: viewer.id, role: "owner", lastActiveAt: new Date() });
+  return row;
 }

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
 import { user } from "./auth";
+import { communities } from "./communities";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -79,5 +80,8 @@ export const creatorPlans = pgTable("creator_plans", {
     .references(() => user.id, { onDelete: "cascade" }),
   plan: text("plan", { enum: ["monthly", "annual"] }).notNull(),
   trialEndsAt: ts("trial_ends_at").notNull(),
+  /** The paid community the sign-up created, and the page's id for that purchase (a repeat returns it). */
+  communityId: uuid("community_id").references(() => communities.id, { onDelete: "set null" }),
+  requestId: uuid("request_id"),
   createdAt: ts("created_at").notNull().defaultNow(),
 });

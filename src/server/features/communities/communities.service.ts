@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { and, eq, inArray, ne, notInArray, sql } from "drizzle-orm";
 import {
   COMMUNITY_LIMITS,
@@ -11,9 +10,12 @@ import { MSG } from "../../../shared/messages";
 import { can, permissionsOf, type CommunityRole } from "../../../shared/roles";
 import type { AppContext, Viewer } from "../../context";
 import type { Queryable } from "../../db/client";
-import { communities, communityMembers, mediaFiles, postCategories } from "../../db/schema/index";
+import { communities, mediaFiles, postCategories } from "../../db/schema/index";
 import {
   completeOnboardingTask,
+  insertOwnedCommunity,
+  isUniqueViolation,
+  newInviteCode,
   requireCommunity,
   requirePermission,
   type CommunityRow,
@@ -26,7 +28,6 @@ import { sanitizeSvg } from "../../lib/svg";
 const ALL_TASKS = ONBOARDING_TASKS.map((t) => t.id);
 
 /** 128 random bits: invite codes cannot be guessed, only shared. */
-export const newInviteCode = () => randomBytes(16).toString("base64url");
 
 // ---------------------------------------------------------------------------------------------
 // Directory
@@ -122,33 +123,14 @@ async function freeSlug(db: Queryable, name: string): Promise<string> {
   }
 }
 
-const isUniqueViolation = (err: unknown) =>
-  (err as { code?: string }).code === "23505" || (err as { cause?: { code?: string } }).cause?.code === "23505";
-
 /** Any signed-in user may create a community and becomes its owner (SPEC §6). */
 export async function createCommunity({ ctx, viewer, name }: { ctx: AppContext; viewer: Viewer; name: string }) {
-  const profile = viewer.profile as { full_name?: string; avatar_url?: string | null } | null;
   // Two creations racing for the same slug: the loser picks the next free one.
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
-      return await ctx.db.transaction(async (tx) => {
-        const slug = await freeSlug(tx, name);
-        const [row] = await tx
-          .insert(communities)
-          .values({
-            name,
-            slug,
-            inviteCode: newInviteCode(),
-            createdBy: viewer.id,
-            creatorName: profile?.full_name || viewer.name,
-            creatorImage: profile?.avatar_url ?? null,
-          })
-          .returning({ id: communities.id, slug: communities.slug });
-        await tx
-          .insert(communityMembers)
-          .values({ communityId: row.id, userId: viewer.id, role: "owner", lastActiveAt: new Date() });
-        return row;
-      });
+      return await ctx.db.transaction(async (tx) =>
+        insertOwnedCommunity(tx, viewer, { name, slug: await freeSlug(tx, name) }),
+      );
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
     }

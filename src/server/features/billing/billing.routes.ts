@@ -1,0 +1,47 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { PLAN_IDS, startTrialSchema } from "../../../shared/billing";
+import type { AppContext } from "../../context";
+import { errorResponses } from "../../lib/schemas";
+import { findPlan, startTrial } from "./billing.service";
+
+const planDto = z.object({
+  plan: z.enum(PLAN_IDS),
+  trial_ends_at: z.string(),
+  community: z.object({ id: z.string(), slug: z.string() }).nullable(),
+});
+
+export const billingRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.post(
+    "/api/billing/trial",
+    {
+      schema: {
+        tags: ["billing"],
+        summary:
+          "Start the creator's 14-day free trial (simulated: no card data is sent or charged) and create their paid community",
+        body: startTrialSchema,
+        response: { 200: planDto, 201: planDto, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const viewer = await ctx.requireViewer(request);
+      const { created, ...plan } = await startTrial({ ctx, viewer, input: request.body });
+      return reply.status(created ? 201 : 200).send(plan);
+    },
+  );
+
+  app.get(
+    "/api/billing/plan",
+    {
+      schema: {
+        tags: ["billing"],
+        summary: "The viewer's creator plan and trial, or null",
+        response: { 200: planDto.nullable(), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const viewer = await ctx.requireViewer(request);
+      return findPlan({ ctx, viewer });
+    },
+  );
+};
