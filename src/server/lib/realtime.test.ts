@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp, type HearthApp } from "../app";
 import { connectDatabase, type Database } from "../db/client";
 import { api, createTestApp, signedInUser, type TestApp } from "../test/harness";
@@ -445,6 +445,29 @@ describe("the realtime bus", () => {
       expect(o.ended).toBe(true);
     } finally {
       settings.accessTtlMs = ttl;
+    }
+  });
+
+  it("checks the access of every member's stream for one event with a single query", async () => {
+    const { c, url } = await community();
+    const http = api(t.app);
+    const members = [];
+    for (let i = 0; i < 25; i++) {
+      const m = await signedInUser(t);
+      await http.post(`/api/communities/${c.id}/join`, {}, { cookie: m.cookie });
+      members.push(m);
+    }
+    const streams = await Promise.all(members.map((m) => connect(url, { cookie: m.cookie })));
+    await Promise.all(streams.map((s) => s.next((f) => f.event === "ready")));
+    const query = vi.spyOn(t.app.ctx.pool, "query");
+    try {
+      const { postId } = await publishPost(c.id, "members");
+      await Promise.all(streams.map((s) => s.next((f) => f.data.post_id === postId)));
+      const accessReads = query.mock.calls.filter(([text]) => String(text).includes("WITH ORDINALITY"));
+      expect(accessReads).toHaveLength(1);
+    } finally {
+      query.mockRestore();
+      for (const s of streams) s.close();
     }
   });
 

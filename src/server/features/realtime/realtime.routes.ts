@@ -47,28 +47,59 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   };
 
   // What a viewer may see in a community, shared by the streams of one session for accessTtlMs.
+  // The checks asked for in one tick (an event reaching every stream of a community) are read
+  // with one query per community, however many viewers there are.
   const accessCache = new Map<string, { at: number; access: Promise<Access> }>();
+  type AccessAsk = {
+    userId: string | null;
+    sessionId: string | null;
+    resolve: (a: Access) => void;
+    reject: (e: unknown) => void;
+  };
+  const asking = new Map<string, AccessAsk[]>();
+  const readBatch = async (communityId: string, asks: AccessAsk[]) => {
+    try {
+      const { rows } = await ctx.pool.query<{
+        i: number;
+        visibility: string;
+        role: string | null;
+        session_ok: boolean;
+      }>(
+        `SELECT k.i::int AS i, c.visibility, m.role,
+                (k.session_id IS NULL OR EXISTS (SELECT 1 FROM session s WHERE s.id = k.session_id AND s.expires_at > now())) AS session_ok
+           FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS k(user_id, session_id, i)
+           JOIN communities c ON c.id = $1
+           LEFT JOIN community_members m ON m.community_id = c.id AND m.user_id = k.user_id`,
+        [communityId, asks.map((a) => a.userId), asks.map((a) => a.sessionId)],
+      );
+      const byIndex = new Map(rows.map((r) => [r.i, r]));
+      asks.forEach((ask, index) => {
+        const row = byIndex.get(index + 1);
+        // Gone, signed out, or private to someone who is no longer a member: the stream ends.
+        if (!row || !row.session_ok) return ask.resolve(null);
+        const role = isRole(row.role) ? row.role : null;
+        ask.resolve(row.visibility === "private" && !role ? null : { role });
+      });
+    } catch (err) {
+      for (const ask of asks) ask.reject(err);
+    }
+  };
   const readAccess = (communityId: string, userId: string | null, sessionId: string | null) => {
     const key = `${communityId}|${userId ?? ""}|${sessionId ?? ""}`;
     const hit = accessCache.get(key);
     if (hit && Date.now() - hit.at < settings.accessTtlMs) return hit.access;
     if (accessCache.size > 10_000) accessCache.clear();
-    const access = ctx.pool
-      .query<{ visibility: string; role: string | null; session_ok: boolean }>(
-        `SELECT c.visibility,
-                (SELECT m.role FROM community_members m WHERE m.community_id = c.id AND m.user_id = $2) AS role,
-                ($3::text IS NULL OR EXISTS (SELECT 1 FROM session s WHERE s.id = $3 AND s.expires_at > now())) AS session_ok
-           FROM communities c WHERE c.id = $1`,
-        [communityId, userId, sessionId],
-      )
-      .then(({ rows }): Access => {
-        const row = rows[0];
-        // Gone, signed out, or private to someone who is no longer a member: the stream ends.
-        if (!row || !row.session_ok) return null;
-        const role = isRole(row.role) ? row.role : null;
-        if (row.visibility === "private" && !role) return null;
-        return { role };
-      });
+    const access = new Promise<Access>((resolve, reject) => {
+      let asks = asking.get(communityId);
+      if (!asks) {
+        asking.set(communityId, (asks = []));
+        setImmediate(() => {
+          asking.delete(communityId);
+          void readBatch(communityId, asks!);
+        });
+      }
+      asks.push({ userId, sessionId, resolve, reject });
+    });
     // A failed read is not cached.
     access.catch(() => accessCache.delete(key));
     accessCache.set(key, { at: Date.now(), access });
