@@ -38,7 +38,7 @@ import { notificationRoutes } from "./features/notifications/notifications.route
 import { notificationJobHandlers } from "./features/notifications/notifications.service";
 import { realtimeRoutes } from "./features/realtime/realtime.routes";
 import { createAuth } from "./lib/auth";
-import { AppError, codeForStatus, unauthorized } from "./lib/errors";
+import { AppError, codeForStatus, isDatabaseUnavailable, unauthorized } from "./lib/errors";
 import { JobWorker } from "./lib/jobs";
 import { mediaJobHandlers, sweepMedia } from "./lib/uploads";
 import { PgListener } from "./lib/pg-listener";
@@ -238,21 +238,26 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
             : err.message;
       return reply.status(status).send({ error: { code, message } });
     }
-    const unavailable =
-      /ECONNREFUSED|timeout exceeded when trying to connect|Connection terminated|the database system is/i.test(
-        String(err.message),
-      );
-    // The client went away mid-request (a cancelled upload): nothing failed on our side.
-    if (request.raw.destroyed || (err as NodeJS.ErrnoException).code === "ECONNRESET" || err.message === "aborted") {
+    const unavailable = isDatabaseUnavailable(err);
+    // The client went away mid-request (a cancelled upload): nothing failed on our side. (A
+    // request whose body was read is "destroyed" too: only a closed socket says the client left.)
+    if (
+      !unavailable &&
+      (request.raw.socket?.destroyed === true ||
+        (err as NodeJS.ErrnoException).code === "ECONNRESET" ||
+        err.message === "aborted")
+    ) {
       request.log.info({ err: err.message }, "client closed the request");
       return reply.status(400).send({ error: { code: "BAD_REQUEST", message: "The request was cancelled" } });
     }
-    request.log.error({ err }, "request failed");
     if (unavailable) {
+      request.log.warn({ err: err.message }, "database unavailable");
       return reply
         .status(503)
+        .header("retry-after", "2")
         .send({ error: { code: "UNAVAILABLE", message: "The service is temporarily unavailable. Please try again." } });
     }
+    request.log.error({ err }, "request failed");
     return reply.status(500).send({ error: { code: "INTERNAL", message: "An unexpected error occurred" } });
   });
 

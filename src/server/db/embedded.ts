@@ -80,7 +80,11 @@ export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
 
 const PG_USER = "hearth";
 
-export async function startEmbeddedPostgres(dataDir: string, log: Log): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: Log,
+  opts: { port?: number } = {},
+): Promise<EmbeddedDatabase> {
   const clusterDir = path.join(dataDir, "postgres");
   const passwordFile = path.join(dataDir, "postgres-password");
   const asRoot = typeof process.getuid === "function" && process.getuid() === 0;
@@ -93,7 +97,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Log): Promise<
   }
   const password = readFileSync(passwordFile, "utf8").trim();
   await stopOrphanedPostmaster(clusterDir, log);
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port,

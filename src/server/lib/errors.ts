@@ -41,3 +41,29 @@ export class AppError extends Error {
 export const notFound = (what = "Not found") => new AppError("NOT_FOUND", what);
 export const unauthorized = (msg = "Please sign in to continue") => new AppError("UNAUTHORIZED", msg);
 export const forbidden = (msg = "Insufficient permissions") => new AppError("FORBIDDEN", msg);
+
+/**
+ * Whether an error means the database cannot be reached right now (stopped, restarting, network):
+ * the request is answered 503 and retried later rather than reported as a fault. Drizzle wraps the
+ * driver's error, so the whole cause chain is looked at.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (
+    let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    depth++
+  ) {
+    const code = typeof e.code === "string" ? e.code : "";
+    // SQLSTATE class 08 (connection exception) and 57P01–57P03 (shutdown, crash, cannot connect now).
+    if (/^08...$/.test(code) || /^57P0[123]$/.test(code)) return true;
+    if (code === "ECONNREFUSED" || code === "ECONNRESET" || code === "EPIPE" || code === "ETIMEDOUT") return true;
+    if (
+      /ECONNREFUSED|timeout exceeded when trying to connect|Connection terminated|the database system is|terminating connection|Client has encountered a connection error/i.test(
+        String(e.message ?? ""),
+      )
+    )
+      return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
