@@ -18,14 +18,15 @@
  * reported either way.
  *
  * Always: "database:url" answers the database URL, so the harness can check rows and EXPLAIN;
- * "memory" answers `process.memoryUsage()` (rss, heapUsed, external, arrayBuffers, in bytes).
+ * "memory" answers `process.memoryUsage()` (rss, heapUsed, external, arrayBuffers, in bytes), and
+ * "memory:gc" the same after a full collection when node runs with --expose-gc (protocol.ts).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHistogram } from "node:perf_hooks";
 import pg from "pg";
 import { loadConfig } from "../../src/server/config";
 import { startServer } from "../../src/server/server";
-import { announceReady, freePort, onParentStop } from "./protocol";
+import { announceReady, answerParent, freePort, onParentStop } from "./protocol";
 
 const dataDir = process.env.BENCH_DATA_DIR;
 if (!dataDir) throw new Error("BENCH_DATA_DIR is required");
@@ -46,7 +47,6 @@ onParentStop(() => server.stop());
 type Handler = () => unknown;
 const handlers: Record<string, Handler> = {
   "database:url": () => server.database.url,
-  memory: () => process.memoryUsage(),
 };
 
 if (process.env.BENCH_SERVER_LATENCY === "1") {
@@ -111,9 +111,6 @@ if (process.env.BENCH_SQL_COUNT === "1") {
   });
 }
 
-process.on("message", (m: { id: number; type: string }) => {
-  const handler = handlers[m.type];
-  process.send?.({ id: m.id, reply: handler ? handler() : { error: `unknown message ${m.type}` } });
-});
+answerParent(handlers);
 
 announceReady(server.url);

@@ -40,4 +40,26 @@ export function onParentStop(shutdown: (reason: string) => Promise<void>): void 
   process.stdin.resume();
 }
 
+type Handlers = Record<string, () => unknown>;
+
+/** What every child answers: its memory, and its memory after a full collection (with --expose-gc). */
+const COMMON: Handlers = {
+  memory: () => process.memoryUsage(),
+  "memory:gc": () => {
+    (globalThis as { gc?: () => void }).gc?.();
+    return process.memoryUsage();
+  },
+};
+
+/**
+ * Answers the parent's `{ id, type }` questions over IPC (lib/children.ts `ask`) with
+ * `handlers[type]()`, read when the question arrives, or with one of COMMON's.
+ */
+export function answerParent(handlers: Handlers): void {
+  process.on("message", (m: { id: number; type: string }) => {
+    const handler = handlers[m.type] ?? COMMON[m.type];
+    process.send?.({ id: m.id, reply: handler ? handler() : { error: `unknown message ${m.type}` } });
+  });
+}
+
 export { freePort } from "../../src/server/lib/free-port";

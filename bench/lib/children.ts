@@ -208,9 +208,12 @@ export const sqlCounter = (server: ChildServer, opts: { attribute?: boolean } = 
   read: () => server.ask<SqlCount>("sql:read"),
 });
 
-/** A Hearth child's `process.memoryUsage()` (bytes), read over IPC. */
-export const serverMemory = (server: ChildServer): Promise<NodeJS.MemoryUsage> =>
-  server.ask<NodeJS.MemoryUsage>("memory");
+/**
+ * A child's `process.memoryUsage()` (bytes), read over IPC; with `collect`, after a full garbage
+ * collection (the child must run with --expose-gc, or none is made).
+ */
+export const serverMemory = (server: ChildServer, opts: { collect?: boolean } = {}): Promise<NodeJS.MemoryUsage> =>
+  server.ask<NodeJS.MemoryUsage>(opts.collect ? "memory:gc" : "memory");
 
 /** The connection URL of a Hearth child's database (to check rows or EXPLAIN from the harness). */
 export const databaseUrl = (server: ChildServer): Promise<string> => server.ask<string>("database:url");
@@ -246,3 +249,10 @@ export async function startBaseline(name: string, routes: Record<string, FixedRe
     rmSync(routesFile, { force: true });
   }
 }
+
+/**
+ * A bare node:http Server-Sent Events server (children/sse-baseline-server.ts): it holds every
+ * `GET /stream` open and, on `POST /fire`, writes one frame to all of them.
+ */
+export const startSseBaseline = (name: string, nodeArgs: string[] = []): Promise<ChildServer> =>
+  spawnChildServer({ name: `baseline:${name}`, script: "sse-baseline-server", nodeArgs });

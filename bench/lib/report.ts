@@ -10,6 +10,7 @@ const ms = (n: number) => `${Number.isInteger(n) ? n : n.toFixed(n < 10 ? 2 : 1)
 const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
 // Slow requests (uploads) run a few per second: keep two decimals below 10/s.
 const rate = (n: number) => (n < 10 ? n.toFixed(2) : int(n));
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 type Column = { title: string; numeric: boolean; cell: (row: ResultRow) => string };
 
@@ -40,6 +41,14 @@ const COLUMNS: Column[] = [
     title: "RSS growth",
     numeric: true,
     cell: (r) => (r.rssGrowthMb === undefined ? "—" : `${r.rssGrowthMb.toFixed(1)} MB`),
+  },
+  {
+    title: "heap/conn",
+    numeric: true,
+    cell: (r) => {
+      const m = r.heapPerConnection;
+      return m === undefined ? "—" : `${kb(m.bytes)} (bare ${kb(m.baselineBytes)})`;
+    },
   },
   { title: "non-2xx", numeric: true, cell: (r) => String(r.non2xx) },
   { title: "errors", numeric: true, cell: (r) => String(r.errors) },
@@ -86,6 +95,7 @@ const OPTIONAL: Record<string, (r: ResultRow) => boolean> = {
   bytes: (r) => r.responseBytes !== undefined,
   "MB/s": (r) => r.inputMBps !== undefined,
   "RSS growth": (r) => r.rssGrowthMb !== undefined,
+  "heap/conn": (r) => r.heapPerConnection !== undefined,
 };
 const columnsFor = (rows: ResultRow[]) => COLUMNS.filter((c) => !OPTIONAL[c.title] || rows.some(OPTIONAL[c.title]));
 

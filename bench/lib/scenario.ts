@@ -30,6 +30,11 @@ export type ResultRow = {
   rssGrowthMb?: number;
   /** rssGrowthMb must stay below this (MB), when the issue sets such a goal. */
   rssGrowthGoalMb?: number;
+  /**
+   * The server process's V8 heap per open connection (after a full collection), and the baseline's
+   * (bytes), when the scenario measures it.
+   */
+  heapPerConnection?: { bytes: number; baselineBytes: number };
 };
 
 export type ScenarioResult = {

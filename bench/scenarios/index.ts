@@ -3,7 +3,8 @@ import { communities } from "./communities";
 import { courses } from "./courses";
 import { foundation } from "./foundation";
 import { posts } from "./posts";
+import { realtime } from "./realtime";
 import { uploads } from "./uploads";
 
 /** Every scenario, in the order `npm run bench` runs them. Later issues add theirs here. */
-export const SCENARIOS: Scenario[] = [foundation, communities, posts, uploads, courses];
+export const SCENARIOS: Scenario[] = [foundation, communities, posts, uploads, courses, realtime];
