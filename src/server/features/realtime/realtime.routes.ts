@@ -106,6 +106,14 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     return access;
   };
 
+  // Idle streams re-check their access together, so the checks of one community batch into one query.
+  const rechecks = new Set<() => void>();
+  const recheckTimer = setInterval(() => {
+    for (const recheck of rechecks) recheck();
+  }, settings.accessRecheckMs);
+  recheckTimer.unref();
+  app.addHook("onClose", async () => clearInterval(recheckTimer));
+
   /** Whether a session still exists, shared by the streams of one session for accessTtlMs. */
   const sessionCache = new Map<string, { at: number; ok: Promise<boolean> }>();
   const readSession = (sessionId: string) => {
@@ -183,11 +191,11 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     };
 
     const subscription = ctx.realtime.subscribe(opts.channel, lastEventId, (message) => enqueue(() => handle(message)));
-    const recheck = setInterval(() => enqueue(check), settings.accessRecheckMs);
-    recheck.unref();
+    const recheck = () => enqueue(check);
+    rechecks.add(recheck);
 
     stream.onClose(() => {
-      clearInterval(recheck);
+      rechecks.delete(recheck);
       subscription.close();
       streams.delete(stream);
       const n = (openStreams.get(opts.capKey) ?? 1) - 1;
