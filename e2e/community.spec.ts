@@ -1,8 +1,9 @@
-import { type APIRequestContext, type Page, expect, request as playwrightRequest, test } from "@playwright/test";
+import { type APIRequestContext, type Page, expect, test } from "@playwright/test";
 import { MSG } from "../src/shared/messages";
 import {
   BASE_URL,
   type TestUser,
+  apiFor,
   createConfirmedUser,
   expectNoViolations,
   expectSignedIn,
@@ -26,13 +27,6 @@ let visitorApi: APIRequestContext;
 let open: Community;
 let hidden: Community;
 let paid: Community;
-
-async function apiFor(user: TestUser): Promise<APIRequestContext> {
-  const api = await playwrightRequest.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { origin: BASE_URL } });
-  const res = await api.post("/api/auth/sign-in/email", { data: { email: user.email, password: user.password } });
-  expect(res.status(), await res.text()).toBe(200);
-  return api;
-}
 
 async function createCommunity(api: APIRequestContext, prefix: string, settings: object = {}): Promise<Community> {
   const name = `${prefix} ${uniqueSuffix()}`.slice(0, 30);

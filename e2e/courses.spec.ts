@@ -1,16 +1,9 @@
 import { readFileSync } from "node:fs";
-import {
-  type APIRequestContext,
-  type Locator,
-  type Page,
-  expect,
-  request as playwrightRequest,
-  test,
-} from "@playwright/test";
+import { type APIRequestContext, type Locator, type Page, expect, test } from "@playwright/test";
 import sharp from "sharp";
 import { COURSE_MESSAGES } from "../src/shared/courses";
 import { UPLOAD_MESSAGES } from "../src/shared/uploads";
-import { BASE_URL, type TestUser, createConfirmedUser, expectNoViolations, uniqueSuffix } from "./helpers";
+import { BASE_URL, type TestUser, apiFor, createConfirmedUser, expectNoViolations, uniqueSuffix } from "./helpers";
 
 // Courses end to end: an owner builds one in the browser (a YouTube lesson, an uploaded clip, a
 // second module, reordering, publishing); a member takes one from 'Start Course' to 'Review
@@ -35,13 +28,6 @@ let member: TestUser;
 let ownerApi: APIRequestContext;
 let memberApi: APIRequestContext;
 let community: Community;
-
-async function apiFor(user: TestUser): Promise<APIRequestContext> {
-  const api = await playwrightRequest.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { origin: BASE_URL } });
-  const res = await api.post("/api/auth/sign-in/email", { data: { email: user.email, password: user.password } });
-  expect(res.status(), await res.text()).toBe(200);
-  return api;
-}
 
 async function signInPage(page: Page, user: TestUser) {
   const res = await page.context().request.post("/api/auth/sign-in/email", {

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import { type Page, expect } from "@playwright/test";
+import { type APIRequestContext, type Page, expect, request as playwrightRequest } from "@playwright/test";
 
 export const BASE_URL = "http://localhost:3999";
 export const DEMO = { owner: "owner@hearth.test", member: "member@hearth.test", password: "hearth-demo" } as const;
@@ -70,6 +70,14 @@ export async function createConfirmedUser(prefix = "e2e"): Promise<TestUser> {
   const confirm = await fetch(linkIn(mail.text, "/api/auth/verify-email"), { redirect: "manual" });
   expect([200, 302, 303, 307]).toContain(confirm.status);
   return user;
+}
+
+/** An API client signed in as `user` (its cookies can be copied into a browser context). */
+export async function apiFor(user: TestUser): Promise<APIRequestContext> {
+  const api = await playwrightRequest.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { origin: BASE_URL } });
+  const res = await api.post("/api/auth/sign-in/email", { data: { email: user.email, password: user.password } });
+  expect(res.status(), await res.text()).toBe(200);
+  return api;
 }
 
 /** RFC 6238 code (SHA-1, 30 s, 6 digits) for a base32 secret. */

@@ -1,15 +1,8 @@
-import { type APIRequestContext, expect, request as playwrightRequest, test } from "@playwright/test";
-import { BASE_URL, type TestUser, createConfirmedUser, uniqueSuffix } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { apiFor, createConfirmedUser, uniqueSuffix } from "./helpers";
 
 // Live updates: a post written in one browser appears in another's open feed without a reload,
 // and a members-only post never reaches an anonymous visitor's feed.
-
-async function apiFor(user: TestUser): Promise<APIRequestContext> {
-  const api = await playwrightRequest.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { origin: BASE_URL } });
-  const res = await api.post("/api/auth/sign-in/email", { data: { email: user.email, password: user.password } });
-  expect(res.status(), await res.text()).toBe(200);
-  return api;
-}
 
 test("a new post appears live in a second browser, only for those who may see it", async ({ browser }) => {
   const owner = await createConfirmedUser("live");

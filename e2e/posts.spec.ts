@@ -1,14 +1,7 @@
-import {
-  type APIRequestContext,
-  type Locator,
-  type Page,
-  expect,
-  request as playwrightRequest,
-  test,
-} from "@playwright/test";
+import { type APIRequestContext, type Locator, type Page, expect, test } from "@playwright/test";
 import sharp from "sharp";
 import { MSG } from "../src/shared/messages";
-import { BASE_URL, type TestUser, createConfirmedUser, expectNoViolations, uniqueSuffix } from "./helpers";
+import { BASE_URL, type TestUser, apiFor, createConfirmedUser, expectNoViolations, uniqueSuffix } from "./helpers";
 
 // Posts in the community feed: the composer for every type, the post card (images, video, poll,
 // link, text shown as text), like, save, share, and the post menu (edit, pin, warn, delete).
@@ -24,13 +17,6 @@ let owner: TestUser;
 let member: TestUser;
 let ownerApi: APIRequestContext;
 let memberApi: APIRequestContext;
-
-async function apiFor(user: TestUser): Promise<APIRequestContext> {
-  const api = await playwrightRequest.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { origin: BASE_URL } });
-  const res = await api.post("/api/auth/sign-in/email", { data: { email: user.email, password: user.password } });
-  expect(res.status(), await res.text()).toBe(200);
-  return api;
-}
 
 /** A public community of the owner's, which the member joins. */
 async function createCommunity(prefix: string): Promise<Community> {

@@ -1,17 +1,11 @@
 import { readFileSync } from "node:fs";
-import {
-  type APIRequestContext,
-  type Locator,
-  type Page,
-  expect,
-  request as playwrightRequest,
-  test,
-} from "@playwright/test";
+import { type APIRequestContext, type Locator, type Page, expect, test } from "@playwright/test";
 import sharp from "sharp";
 import { UPLOAD_MESSAGES } from "../src/shared/uploads";
 import {
   BASE_URL,
   type TestUser,
+  apiFor,
   createConfirmedUser,
   expectNoViolations,
   expectSignedIn,
@@ -51,13 +45,6 @@ const HOSTILE_SVG = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="
     </body>
   </foreignObject>
 </svg>`);
-
-async function apiFor(user: TestUser): Promise<APIRequestContext> {
-  const api = await playwrightRequest.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { origin: BASE_URL } });
-  const res = await api.post("/api/auth/sign-in/email", { data: { email: user.email, password: user.password } });
-  expect(res.status(), await res.text()).toBe(200);
-  return api;
-}
 
 async function createCommunity(api: APIRequestContext, prefix: string) {
   const name = `${prefix} ${uniqueSuffix()}`.slice(0, 30);

@@ -1,22 +1,25 @@
 import type { LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
-import { cn } from "../../../lib/cn";
+import { cn } from "../lib/cn";
 
 /** A calm, honest "nothing here yet" panel. */
 export function EmptyState({
   icon: Icon,
   title,
   children,
+  action,
   className,
   headingLevel = 2,
 }: {
   icon: LucideIcon;
   title: string;
   children?: ReactNode;
+  /** A way forward (a button or a link), below the text. */
+  action?: ReactNode;
   className?: string;
-  headingLevel?: 2 | 3;
+  headingLevel?: 1 | 2 | 3;
 }) {
-  const Heading = headingLevel === 2 ? "h2" : "h3";
+  const Heading = (["h1", "h2", "h3"] as const)[headingLevel - 1];
   return (
     <div
       className={cn(
@@ -29,6 +32,7 @@ export function EmptyState({
       </span>
       <Heading className="mt-5 text-lg font-bold tracking-tight text-stone-900">{title}</Heading>
       {children && <div className="mx-auto mt-2 max-w-md text-sm leading-relaxed text-stone-600">{children}</div>}
+      {action && <div className="mt-6 flex justify-center">{action}</div>}
     </div>
   );
 }

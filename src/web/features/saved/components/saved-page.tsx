@@ -1,10 +1,11 @@
-import { Bookmark, Compass, LogIn, RotateCw } from "lucide-react";
-import { type ReactNode, useEffect, useMemo, useRef } from "react";
+import { Bookmark, Compass, RotateCw } from "lucide-react";
+import { useMemo } from "react";
 import { Link } from "react-router";
+import { EmptyState } from "../../../components/empty-state";
+import { SignInPrompt } from "../../../components/sign-in-prompt";
 import { Button, buttonClasses } from "../../../components/ui/button";
 import { FormMessage } from "../../../components/ui/form-message";
-import { openAuthDialog } from "../../../lib/auth-dialog-events";
-import { useMe } from "../../../lib/session";
+import { useSignInOnArrival } from "../../../lib/use-sign-in-on-arrival";
 import { useSaved } from "../api/get-saved";
 import { SavedPostItem, SavedPostSkeleton } from "./saved-post-item";
 
@@ -12,20 +13,9 @@ const SIGN_IN = { mode: "login", redirect: "/saved", message: "Sign in to see yo
 
 /** /saved — posts the signed-in user saved, newest saved first; signed out, the sign-in dialog leads back here. */
 export function SavedPage() {
-  const me = useMe();
-  const signedIn = Boolean(me.data?.user);
-  const signedOut = me.isSuccess && !signedIn;
+  const { me, signedIn, signedOut } = useSignInOnArrival(SIGN_IN);
   const saved = useSaved(signedIn);
   const posts = useMemo(() => saved.data?.pages.flatMap((page) => page.items) ?? [], [saved.data]);
-
-  // Arriving signed out opens the sign-in dialog once (it leads back here); signing out on this
-  // page only shows the panel below.
-  const arrival = useRef<"signed-in" | "signed-out" | null>(null);
-  useEffect(() => {
-    if (!me.isSuccess || arrival.current) return;
-    arrival.current = signedOut ? "signed-out" : "signed-in";
-    if (signedOut) openAuthDialog(SIGN_IN);
-  }, [me.isSuccess, signedOut]);
 
   return (
     <main id="main" className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
@@ -51,16 +41,9 @@ export function SavedPage() {
             <SavedPostSkeleton />
           </div>
         ) : signedOut ? (
-          <Panel
-            icon={<LogIn className="size-6" aria-hidden="true" />}
-            title="Sign in to see your saved posts"
-            body="Posts you save in your communities are kept here for you."
-          >
-            <Button onClick={() => openAuthDialog(SIGN_IN)}>
-              <LogIn className="size-4" aria-hidden="true" />
-              Log in
-            </Button>
-          </Panel>
+          <SignInPrompt request={SIGN_IN} title="Sign in to see your saved posts">
+            Posts you save in your communities are kept here for you.
+          </SignInPrompt>
         ) : saved.isError ? (
           <FormMessage tone="error">
             <p>Failed to load your saved posts.</p>
@@ -70,16 +53,18 @@ export function SavedPage() {
             </Button>
           </FormMessage>
         ) : posts.length === 0 ? (
-          <Panel
-            icon={<Bookmark className="size-6" aria-hidden="true" />}
+          <EmptyState
+            icon={Bookmark}
             title="No saved posts yet"
-            body="Tap the bookmark on any post to save it. Saved posts are private: only you see them here."
+            action={
+              <Link to="/" className={buttonClasses({ variant: "secondary" })}>
+                <Compass className="size-4" aria-hidden="true" />
+                Browse communities
+              </Link>
+            }
           >
-            <Link to="/" className={buttonClasses({ variant: "secondary" })}>
-              <Compass className="size-4" aria-hidden="true" />
-              Browse communities
-            </Link>
-          </Panel>
+            Tap the bookmark on any post to save it. Saved posts are private: only you see them here.
+          </EmptyState>
         ) : (
           <>
             <ul className="space-y-4" aria-label="Saved posts">
@@ -104,28 +89,5 @@ export function SavedPage() {
         )}
       </div>
     </main>
-  );
-}
-
-function Panel({
-  icon,
-  title,
-  body,
-  children,
-}: {
-  icon: ReactNode;
-  title: string;
-  body: string;
-  children?: ReactNode;
-}) {
-  return (
-    <div className="rounded-3xl border border-dashed border-stone-300 bg-white/70 px-6 py-14 text-center sm:px-10">
-      <span className="mx-auto flex size-14 items-center justify-center rounded-2xl bg-brand-50 text-brand-700 ring-1 ring-brand-100">
-        {icon}
-      </span>
-      <h2 className="mt-5 text-lg font-bold tracking-tight text-stone-900">{title}</h2>
-      <p className="mx-auto mt-2 max-w-sm text-sm leading-relaxed text-stone-600">{body}</p>
-      {children && <div className="mt-6 flex justify-center">{children}</div>}
-    </div>
   );
 }

@@ -8,7 +8,7 @@ import { cn } from "../../../../lib/cn";
 import { useMe } from "../../../../lib/session";
 import type { CommunityView } from "../../../communities";
 import { type LeaderboardEntry, type LeaderboardPeriod, useLeaderboard } from "../../api/get-leaderboard";
-import { EmptyState } from "../empty-state";
+import { EmptyState } from "../../../../components/empty-state";
 
 const PERIODS: readonly { id: LeaderboardPeriod; label: string; phrase: string }[] = [
   { id: "7d", label: "7 days", phrase: "in the last 7 days" },

@@ -1,5 +1,5 @@
 import { Map as MapIcon } from "lucide-react";
-import { EmptyState } from "../empty-state";
+import { EmptyState } from "../../../../components/empty-state";
 
 export function MapTab() {
   return (

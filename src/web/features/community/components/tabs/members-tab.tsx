@@ -34,7 +34,7 @@ import { useBanMember } from "../../api/ban-member";
 import { type MemberRow, useMembers } from "../../api/get-members";
 import { useRemoveMember } from "../../api/remove-member";
 import { useUpdateMemberRole } from "../../api/update-member-role";
-import { EmptyState } from "../empty-state";
+import { EmptyState } from "../../../../components/empty-state";
 import { RoleBadge } from "../role-badge";
 
 const ALL_ROLES = "all";

@@ -1,0 +1,66 @@
+import { useEffect, useRef } from "react";
+
+export type StreamHandlers = {
+  /** A named event and its parsed data. */
+  onEvent: (name: string, data: unknown) => void;
+  /** Events may have been missed: refetch everything the stream stands for. */
+  onResync: () => void;
+};
+
+/**
+ * One Server-Sent Events stream of the API's (`/api/realtime/...`). Frames carry only ids: the
+ * caller refetches through the API, which applies every visibility rule. The browser reconnects
+ * by itself with Last-Event-ID; after an HTTP error (the stream closed for good) this retries with
+ * a growing, jittered delay, and asks for a resync once the stream is back. No URL, no stream.
+ */
+export function useEventStream(url: string | null, events: readonly string[], handlers: StreamHandlers) {
+  const latest = useRef(handlers);
+  useEffect(() => {
+    latest.current = handlers;
+  });
+  const names = events.join(",");
+
+  useEffect(() => {
+    if (!url || typeof EventSource === "undefined") return;
+    let source: EventSource | null = null;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let attempt = 0;
+    let stopped = false;
+
+    const connect = () => {
+      source = new EventSource(url);
+      source.addEventListener("ready", () => {
+        // After a gap what is on screen may be stale: refresh once the stream is back.
+        if (attempt > 0) latest.current.onResync();
+        attempt = 0;
+      });
+      for (const name of names.split(",")) {
+        source.addEventListener(name, (message) => {
+          let data: unknown;
+          try {
+            data = JSON.parse((message as MessageEvent<string>).data);
+          } catch {
+            latest.current.onResync();
+            return;
+          }
+          latest.current.onEvent(name, data);
+        });
+      }
+      source.addEventListener("resync", () => latest.current.onResync());
+      source.onerror = () => {
+        if (stopped || !source || source.readyState !== EventSource.CLOSED) return;
+        source.close();
+        attempt += 1;
+        if (attempt > 8) return;
+        const delay = Math.min(60_000, 2_000 * 2 ** (attempt - 1)) * (0.5 + Math.random());
+        retry = setTimeout(connect, delay);
+      };
+    };
+    connect();
+    return () => {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      source?.close();
+    };
+  }, [url, names]);
+}
