@@ -13,6 +13,7 @@ import {
   DropdownMenuTrigger,
 } from "../components/ui/dropdown-menu";
 import { useSignOut } from "../features/auth";
+import { NotificationBell } from "../features/notifications";
 import { openAuthDialog } from "../lib/auth-dialog-events";
 import { openEditProfile } from "../lib/edit-profile-events";
 import { type Me, useMe, useRefreshSession } from "../lib/session";
@@ -44,11 +45,13 @@ export function Header() {
             <span className="hidden sm:inline">Create Community</span>
             <span className="sm:hidden">Create</span>
           </Button>
-          {/* The notification bell arrives with notifications; it sits here, before the user menu. */}
           {me.isPending ? (
             <span className="size-9 animate-pulse rounded-full bg-stone-200" aria-hidden="true" />
           ) : me.data?.user ? (
-            <UserMenu me={me.data} />
+            <>
+              <NotificationBell />
+              <UserMenu me={me.data} />
+            </>
           ) : (
             <Button variant="secondary" onClick={() => openAuthDialog({ mode: "login" })}>
               Log in

@@ -56,6 +56,16 @@ export const router = createBrowserRouter([
             lazy: () => import("./routes/saved").then(({ SavedRoute }) => ({ Component: SavedRoute })),
           },
           {
+            path: "notifications",
+            lazy: () =>
+              import("./routes/notifications").then(({ NotificationsRoute }) => ({ Component: NotificationsRoute })),
+          },
+          {
+            path: "notifications/unsubscribe",
+            lazy: () =>
+              import("./routes/notifications").then(({ UnsubscribeRoute }) => ({ Component: UnsubscribeRoute })),
+          },
+          {
             path: "u/:username",
             lazy: () =>
               import("./routes/user-profile").then(({ UserProfileRoute }) => ({ Component: UserProfileRoute })),

@@ -1,7 +1,10 @@
+import { useId } from "react";
 import { MSG } from "../../../../shared/messages";
+import { COMMUNITY_FLAG_LABELS, COMMUNITY_FLAGS, type CommunityFlag } from "../../../../shared/notifications";
 import { FormMessage } from "../../../components/ui/form-message";
 import { Spinner } from "../../../components/ui/spinner";
 import { SwitchRow } from "../../../components/ui/switch";
+import { CommunityIcon } from "../../communities";
 import {
   type NotificationSettings,
   useNotificationSettings,
@@ -82,11 +85,60 @@ export function NotificationsTab() {
       </section>
       <section className="space-y-2">
         <h3 className="text-base font-semibold text-stone-900">Communities</h3>
-        <p className="rounded-xl border border-dashed border-stone-300 bg-stone-50 px-4 py-5 text-sm text-stone-600">
-          Preferences for each community you join appear here: posts, comments, announcements and events, each on by
-          default.
-        </p>
+        {data.communities.length === 0 ? (
+          <p className="rounded-xl border border-dashed border-stone-300 bg-stone-50 px-4 py-5 text-sm text-stone-600">
+            You haven&apos;t joined a community yet. Once you do, you can choose here what each one notifies you about:
+            posts, comments, announcements and events, each on by default.
+          </p>
+        ) : (
+          <>
+            <p className="text-sm text-stone-600">Choose what each of your communities notifies you about.</p>
+            {data.communities.map((community) => (
+              <CommunitySwitches
+                key={community.id}
+                community={community}
+                disabled={!data.global_enabled}
+                onChange={(flag, value) => update.mutate({ community_settings: { [community.id]: { [flag]: value } } })}
+              />
+            ))}
+          </>
+        )}
       </section>
+    </div>
+  );
+}
+
+/** One community's four switches, grouped under its name so each switch is named in context. */
+function CommunitySwitches({
+  community,
+  disabled,
+  onChange,
+}: {
+  community: NotificationSettings["communities"][number];
+  disabled: boolean;
+  onChange: (flag: CommunityFlag, value: boolean) => void;
+}) {
+  const headingId = useId();
+  return (
+    <div role="group" aria-labelledby={headingId} className="rounded-xl border border-stone-200">
+      <div className="flex items-center gap-2.5 border-b border-stone-200 px-4 py-2.5">
+        <CommunityIcon src={community.icon_url} name={community.name} size="sm" />
+        <h4 id={headingId} className="min-w-0 truncate text-sm font-semibold text-stone-900">
+          {community.name}
+        </h4>
+      </div>
+      <div className="divide-y divide-stone-200 px-4">
+        {COMMUNITY_FLAGS.map((flag) => (
+          <SwitchRow
+            key={flag}
+            label={COMMUNITY_FLAG_LABELS[flag].label}
+            description={COMMUNITY_FLAG_LABELS[flag].description}
+            checked={!disabled && community.flags[flag]}
+            disabled={disabled}
+            onCheckedChange={(value) => onChange(flag, value)}
+          />
+        ))}
+      </div>
     </div>
   );
 }

@@ -1,0 +1,11 @@
+import { NotificationsPage, UnsubscribePage } from "../../features/notifications";
+
+/** /notifications — the signed-in user's notifications (linked from the bell's 'View all notifications'). */
+export function NotificationsRoute() {
+  return <NotificationsPage />;
+}
+
+/** /notifications/unsubscribe?token= — the digest email's unsubscribe link. */
+export function UnsubscribeRoute() {
+  return <UnsubscribePage />;
+}

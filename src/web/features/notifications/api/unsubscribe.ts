@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { api, unwrap } from "../../../lib/api";
+import { notificationSettingsQueryOptions } from "../../account";
+
+/** The digest's unsubscribe link: turns email notifications off, signed in or not. */
+export const unsubscribeFromEmails = (token: string) =>
+  unwrap(api.POST("/api/notifications/unsubscribe", { body: { token } }));
+
+export function useUnsubscribe() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: unsubscribeFromEmails,
+    // The settings tab must not show emails as still on.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: notificationSettingsQueryOptions().queryKey }),
+  });
+}

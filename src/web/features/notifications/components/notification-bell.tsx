@@ -1,0 +1,100 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { Bell, BellRing } from "lucide-react";
+import { useId, useState } from "react";
+import { Link } from "react-router";
+import { badgeCount } from "../../../../shared/format";
+import { Popover, PopoverContent, PopoverTrigger } from "../../../components/ui/popover";
+import { useNotificationStream } from "../../../lib/use-notification-stream";
+import { useLatestNotifications } from "../api/get-notifications";
+import { useUnreadCount } from "../api/get-unread-count";
+import { invalidateNotifications } from "../api/notification-keys";
+import { MarkAllReadButton } from "./mark-all-read-button";
+import { NotificationItem, NotificationListSkeleton, NotificationsLoadError } from "./notification-item";
+
+/** The accessible name of the bell: the count is part of it, the badge is only seen. */
+function bellLabel(unread: number): string {
+  return unread > 0 ? `Notifications, ${unread} unread` : "Notifications";
+}
+
+/**
+ * The header's bell (signed in only): the unread badge (9+ above 9) and a dropdown of the ten
+ * newest. It also holds the tab's one notification stream, so the badge and lists stay live.
+ */
+export function NotificationBell() {
+  const [open, setOpen] = useState(false);
+  const queryClient = useQueryClient();
+  const count = useUnreadCount();
+  const unread = count.data?.unread_count ?? 0;
+  const headingId = useId();
+  useNotificationStream(() => void invalidateNotifications(queryClient));
+
+  return (
+    <Popover open={open} onOpenChange={setOpen}>
+      <PopoverTrigger
+        aria-label={bellLabel(unread)}
+        className="relative flex size-10 cursor-pointer items-center justify-center rounded-full text-stone-700 transition-colors hover:bg-stone-100 hover:text-stone-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 data-[state=open]:bg-stone-100"
+      >
+        <Bell className="size-5" aria-hidden="true" />
+        {unread > 0 && (
+          <span
+            aria-hidden="true"
+            className="absolute top-0.5 right-0.5 flex h-[1.125rem] min-w-[1.125rem] items-center justify-center rounded-full bg-red-600 px-1 text-[0.6875rem] leading-none font-bold text-white ring-2 ring-white"
+          >
+            {badgeCount(unread)}
+          </span>
+        )}
+      </PopoverTrigger>
+      <PopoverContent aria-labelledby={headingId} className="flex w-[min(24rem,calc(100vw-1.5rem))] flex-col">
+        <div className="flex items-center justify-between gap-2 border-b border-stone-200 py-2 pr-2 pl-4">
+          <h2 id={headingId} className="text-base font-semibold text-stone-900">
+            Notifications
+          </h2>
+          <MarkAllReadButton />
+        </div>
+        <LatestNotifications onOpen={() => setOpen(false)} />
+        <div className="border-t border-stone-200 p-1.5">
+          <Link
+            to="/notifications"
+            onClick={() => setOpen(false)}
+            className="block rounded-lg px-3 py-2 text-center text-sm font-semibold text-brand-800 transition-colors hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-700"
+          >
+            View all notifications
+          </Link>
+        </div>
+      </PopoverContent>
+    </Popover>
+  );
+}
+
+function LatestNotifications({ onOpen }: { onOpen: () => void }) {
+  const latest = useLatestNotifications();
+
+  if (latest.isPending) return <NotificationListSkeleton />;
+  if (latest.isError) {
+    return (
+      <div className="p-3">
+        <NotificationsLoadError onRetry={() => void latest.refetch()} />
+      </div>
+    );
+  }
+  if (latest.data.items.length === 0) {
+    return (
+      <div className="px-6 py-10 text-center">
+        <span className="mx-auto flex size-12 items-center justify-center rounded-2xl bg-brand-50 text-brand-700 ring-1 ring-brand-100">
+          <BellRing className="size-6" aria-hidden="true" />
+        </span>
+        <p className="mt-3 font-semibold text-stone-900">You&apos;re all caught up</p>
+        <p className="mt-1 text-sm text-stone-600">Likes, replies and new members show up here.</p>
+      </div>
+    );
+  }
+  return (
+    <ul className="max-h-[min(30rem,calc(100vh-12rem))] divide-y divide-stone-100 overflow-y-auto overscroll-contain">
+      {latest.data.items.map((n) => (
+        <li key={n.id}>
+          <NotificationItem notification={n} onOpen={onOpen} compact />
+        </li>
+      ))}
+    </ul>
+  );
+}
