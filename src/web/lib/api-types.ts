@@ -12998,7 +12998,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The viewer's new notifications (Server-Sent Events: ready, notification, resync; data is { type, id })
+         * The viewer's notifications, live (Server-Sent Events: ready, notification { type, id }, read when some were marked read, resync)
          * @description A text/event-stream for the signed-in viewer. Refetch the list and unread count through the API on each `notification`. Resume with the Last-Event-ID header (or ?lastEventId=); on `resync`, refetch.
          */
         get: {

@@ -6,6 +6,7 @@ import { AppError } from "../../lib/errors";
 import { escapeHtml } from "../../lib/html";
 import type { JobHandler } from "../../lib/jobs";
 import { DIGEST_QUEUE, notificationVisible, readUnsubscribeToken, unsubscribeToken } from "../../lib/notifications";
+import { publish, userChannel } from "../../lib/realtime";
 
 type NotificationRow = {
   id: string;
@@ -97,23 +98,31 @@ export async function findUnreadCount({ ctx, viewer }: { ctx: AppContext; viewer
 /** Marks one of the viewer's notifications read (again is fine); answers the new unread count. */
 export async function markRead({ ctx, viewer, id }: { ctx: AppContext; viewer: Viewer; id: string }) {
   if (!/^[0-9a-f-]{36}$/i.test(id)) throw notFound();
-  const res = await ctx.db.execute<{ id: string }>(sql`
-    WITH target AS (
-      SELECT n.id, n.is_read FROM notifications n
-       WHERE n.id = ${id}::uuid AND n.user_id = ${viewer.id} AND n.in_app AND ${notificationVisible}
-    ), done AS (
-      UPDATE notifications SET is_read = true, read_at = now()
-       WHERE id IN (SELECT id FROM target WHERE NOT is_read)
-    )
-    SELECT id FROM target`);
-  if (res.rows.length === 0) throw notFound();
+  await ctx.db.transaction(async (tx) => {
+    const res = await tx.execute<{ id: string; changed: boolean }>(sql`
+      WITH target AS (
+        SELECT n.id, n.is_read FROM notifications n
+         WHERE n.id = ${id}::uuid AND n.user_id = ${viewer.id} AND n.in_app AND ${notificationVisible}
+      ), done AS (
+        UPDATE notifications SET is_read = true, read_at = now()
+         WHERE id IN (SELECT id FROM target WHERE NOT is_read)
+      )
+      SELECT id, NOT is_read AS changed FROM target`);
+    if (res.rows.length === 0) throw notFound();
+    // The viewer's other tabs update their badge.
+    if (res.rows[0].changed) await publish(tx, userChannel(viewer.id), { type: "read" });
+  });
   return { unread_count: await unreadCount(ctx.db, viewer.id) };
 }
 
 export async function markAllRead({ ctx, viewer }: { ctx: AppContext; viewer: Viewer }) {
-  const res = await ctx.db.execute(sql`
-    UPDATE notifications SET is_read = true, read_at = now() WHERE user_id = ${viewer.id} AND is_read = false`);
-  return { updated: res.rowCount ?? 0, unread_count: 0 };
+  const updated = await ctx.db.transaction(async (tx) => {
+    const res = await tx.execute(sql`
+      UPDATE notifications SET is_read = true, read_at = now() WHERE user_id = ${viewer.id} AND is_read = false`);
+    if (res.rowCount) await publish(tx, userChannel(viewer.id), { type: "read" });
+    return res.rowCount ?? 0;
+  });
+  return { updated, unread_count: 0 };
 }
 
 /** Turns email notifications off for whoever the token was made for. */

@@ -365,6 +365,30 @@ describe("realtime", () => {
     ]);
   });
 
+  it("tells the viewer's other tabs when notifications were marked read", async () => {
+    const author = await user();
+    const fan = await user();
+    const c = await community(author);
+    await join(c, fan);
+    await like(await post(c, author), fan);
+    const other = await connectSse(`${base}/api/realtime/notifications`, { cookie: author.cookie });
+    streams.push(other);
+    await other.next((f) => f.event === "ready");
+    const [n] = await items(author);
+    await http.post(`/api/notifications/${n.id}/read`, {}, { cookie: author.cookie });
+    await other.next((f) => f.event === "read", { ms: 5000 });
+    // Mark all (the join is still unread) says so too; then with nothing unread, neither says anything.
+    await http.post("/api/notifications/read-all", {}, { cookie: author.cookie });
+    await http.post(`/api/notifications/${n.id}/read`, {}, { cookie: author.cookie });
+    await http.post("/api/notifications/read-all", {}, { cookie: author.cookie });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(other.frames.filter((f) => f.event === "read")).toHaveLength(2);
+    await like(await post(c, author), fan);
+    await other.next((f) => f.event === "notification");
+    await http.post("/api/notifications/read-all", {}, { cookie: author.cookie });
+    await other.next((f) => f.event === "read", { from: other.frames.length - 1, ms: 5000 });
+  });
+
   it("is for signed-in users only", async () => {
     const res = await connectSse(`${base}/api/realtime/notifications`);
     expect(res.status).toBe(401);

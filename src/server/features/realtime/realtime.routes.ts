@@ -261,7 +261,7 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       schema: {
         tags: ["realtime"],
         summary:
-          "The viewer's new notifications (Server-Sent Events: ready, notification, resync; data is { type, id })",
+          "The viewer's notifications, live (Server-Sent Events: ready, notification { type, id }, read when some were marked read, resync)",
         description:
           "A text/event-stream for the signed-in viewer. Refetch the list and unread count through the API on each " +
           "`notification`. Resume with the Last-Event-ID header (or ?lastEventId=); on `resync`, refetch.",
@@ -278,6 +278,8 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         channel: userChannel(viewer.id),
         allowed: () => readSession(viewer.sessionId),
         frame: async ({ id, payload }) => {
+          // Read in another tab: every tab refreshes its badge.
+          if (payload.type === "read") return { id, event: "read", data: { type: "read" } };
           if (payload.type !== "notification" || typeof payload.id !== "string") return null;
           // Sent only while the viewer may still see it (they may have left the community since).
           const { rows } = await ctx.db.execute(sql`
