@@ -104,6 +104,8 @@ test("a like reaches the owner's bell live in every tab; a click marks it read a
   await dropdown(page).getByRole("button", { name: "Mark all as read" }).click();
   await expect(bell(page)).toHaveAccessibleName("Notifications");
   await expect(bell(page)).toHaveText("");
+  // The other tab hears of it too.
+  await expect(bell(secondTab)).toHaveAccessibleName("Notifications");
   await expect(dropdown(page).getByRole("button", { name: "Mark all as read" })).toBeDisabled();
   await expect(dropdown(page).getByRole("link", { name: /^Unread: / })).toHaveCount(0);
 
@@ -271,4 +273,41 @@ test("after a good unsubscribe link, a signed-in user can go straight to the Not
   await expect(edit.getByRole("tab", { name: "Notifications" })).toHaveAttribute("aria-selected", "true");
   await expect(edit.getByRole("switch", { name: "Email notifications" })).toBeVisible();
   await api.dispose();
+});
+
+test("a tab in the background lets its stream go, and catches up when it comes back", async ({ browser }) => {
+  const owner = await createConfirmedUser("park");
+  const member = await createConfirmedUser("park");
+  const ownerApi = await apiFor(owner);
+  const memberApi = await apiFor(member);
+  const community = await createCommunity(ownerApi, "Park");
+  const { context, page } = await signedInPage(browser, ownerApi);
+  await page.clock.install();
+  const streams: string[] = [];
+  const ended: string[] = [];
+  page.on("request", (r) => r.url().includes("/api/realtime/notifications") && streams.push(r.url()));
+  page.on("requestfailed", (r) => r.url().includes("/api/realtime/notifications") && ended.push(r.url()));
+  page.on("requestfinished", (r) => r.url().includes("/api/realtime/notifications") && ended.push(r.url()));
+  await page.goto("/");
+  await expect(bell(page)).toHaveAccessibleName("Notifications");
+  await expect.poll(() => streams.length).toBe(1);
+
+  const setVisibility = (state: "hidden" | "visible") =>
+    page.evaluate((value) => {
+      Object.defineProperty(document, "visibilityState", { value, configurable: true });
+      document.dispatchEvent(new Event("visibilitychange"));
+    }, state);
+
+  // Hidden for over a minute: the stream is closed.
+  await setVisibility("hidden");
+  await page.clock.runFor(61_000);
+  await expect.poll(() => ended.length).toBe(1);
+
+  // Meanwhile someone joins; back in front, the tab reconnects and shows it.
+  const joined = await memberApi.post(`/api/communities/${community.id}/join`);
+  expect(joined.ok(), await joined.text()).toBe(true);
+  await setVisibility("visible");
+  await expect.poll(() => streams.length).toBe(2);
+  await expect(bell(page)).toHaveAccessibleName("Notifications, 1 unread");
+  await context.close();
 });

@@ -1,5 +1,8 @@
 import { useEffect, useRef } from "react";
 
+/** How long a tab in the background keeps its stream. */
+const HIDDEN_GRACE_MS = 60_000;
+
 export type StreamHandlers = {
   /** A named event and its parsed data. */
   onEvent: (name: string, data: unknown) => void;
@@ -57,8 +60,35 @@ export function useEventStream(url: string | null, events: readonly string[], ha
       };
     };
     connect();
+
+    // A tab in the background lets its stream go after a while: over HTTP/1.1 a browser opens at
+    // most six connections to a site across all its tabs, and open streams would use them up.
+    // Back in front, the tab reconnects and refetches what it shows.
+    let parked: ReturnType<typeof setTimeout> | undefined;
+    const onVisibility = () => {
+      if (document.visibilityState === "hidden") {
+        parked ??= setTimeout(() => {
+          if (retry) clearTimeout(retry);
+          source?.close();
+          source = null;
+        }, HIDDEN_GRACE_MS);
+        return;
+      }
+      if (parked) clearTimeout(parked);
+      parked = undefined;
+      if (!stopped && (!source || source.readyState === EventSource.CLOSED)) {
+        // Also a stream that had given up retrying gets another chance.
+        if (retry) clearTimeout(retry);
+        attempt = 0;
+        connect();
+        latest.current.onResync();
+      }
+    };
+    document.addEventListener("visibilitychange", onVisibility);
     return () => {
       stopped = true;
+      document.removeEventListener("visibilitychange", onVisibility);
+      if (parked) clearTimeout(parked);
       if (retry) clearTimeout(retry);
       source?.close();
     };
