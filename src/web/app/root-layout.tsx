@@ -1,10 +1,14 @@
-import { Outlet, ScrollRestoration } from "react-router";
+import { Outlet, ScrollRestoration, useMatches } from "react-router";
 import { Footer } from "../components/layout/footer";
 import { AuthDialogHost } from "../features/auth";
 import { EditProfileDialogHost } from "../features/account";
 import { Header } from "./header";
 
+/** A route whose module exports `handle = { ownFooter: true }` draws its own footer. */
+const hasOwnFooter = (handle: unknown) => Boolean((handle as { ownFooter?: boolean } | undefined)?.ownFooter);
+
 export function RootLayout() {
+  const ownFooter = useMatches().some((match) => hasOwnFooter(match.handle));
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -17,7 +21,7 @@ export function RootLayout() {
       <div className="flex-1">
         <Outlet />
       </div>
-      <Footer />
+      {!ownFooter && <Footer />}
       <AuthDialogHost />
       <EditProfileDialogHost />
       <ScrollRestoration />

@@ -39,6 +39,29 @@ export const router = createBrowserRouter([
             lazy: () => import("./routes/course").then(({ CourseRoute }) => ({ Component: CourseRoute })),
           },
           {
+            path: "signup",
+            lazy: () => import("./routes/signup").then(({ SignupRoute }) => ({ Component: SignupRoute })),
+          },
+          {
+            path: "signup/pricing",
+            lazy: () =>
+              import("./routes/signup-plans").then(({ SignupPricingRoute }) => ({ Component: SignupPricingRoute })),
+          },
+          {
+            path: "signup/payment",
+            lazy: () =>
+              import("./routes/signup-plans").then(({ SignupPaymentRoute }) => ({ Component: SignupPaymentRoute })),
+          },
+          {
+            path: "free-trial",
+            // Its handle says it draws its own footer.
+            lazy: () =>
+              import("./routes/free-trial").then(({ FreeTrialRoute, handle }) => ({
+                Component: FreeTrialRoute,
+                handle,
+              })),
+          },
+          {
             path: "invite/:inviteCode",
             lazy: () => import("./routes/invite").then(({ InviteRoute }) => ({ Component: InviteRoute })),
           },

@@ -1,10 +1,13 @@
-import { usePublicConfig } from "../../../lib/public-config";
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { publicConfigQueryOptions, usePublicConfig } from "../../../lib/public-config";
 import { useSocialSignIn } from "../api/social-sign-in";
 import { Button } from "../../../components/ui/button";
+import { OrDivider } from "../../../components/ui/or-divider";
 
-function GoogleIcon() {
+export function GoogleIcon({ className = "size-4" }: { className?: string }) {
   return (
-    <svg viewBox="0 0 24 24" className="size-4" aria-hidden="true">
+    <svg viewBox="0 0 24 24" className={className} aria-hidden="true">
       <path
         fill="#4285F4"
         d="M23.5 12.3c0-.8-.1-1.6-.2-2.3H12v4.4h6.5a5.6 5.6 0 0 1-2.4 3.6v3h3.9c2.2-2.1 3.5-5.1 3.5-8.7Z"
@@ -19,12 +22,20 @@ function GoogleIcon() {
   );
 }
 
-/** Shown only when this installation has Google sign-in configured. */
-export function GoogleSignIn() {
-  const config = usePublicConfig();
+/**
+ * Google sign-in, which comes back to /signup/pricing (SPEC §7). `start` resolves false, leaving the
+ * page as it is, when this installation has no Google client configured. The configuration is read
+ * on the click (usually from the cache), so a page that only shows the button loads without it.
+ */
+export function useGoogleSignIn() {
+  const queryClient = useQueryClient();
   const social = useSocialSignIn();
-  if (!config.data?.google_enabled) return null;
-  const start = () =>
+  const [checking, setChecking] = useState(false);
+  const start = async (): Promise<boolean> => {
+    setChecking(true);
+    const config = await queryClient.fetchQuery(publicConfigQueryOptions()).catch(() => null);
+    setChecking(false);
+    if (!config?.google_enabled) return false;
     social.mutate(undefined, {
       onSuccess: (result) => {
         if (result.url) window.location.assign(result.url);
@@ -32,17 +43,29 @@ export function GoogleSignIn() {
       // SPEC §8: a Google sign-in failure is only logged.
       onError: (error) => console.error("Google sign-in failed", error),
     });
+    return true;
+  };
+  return { start, pending: checking || social.isPending };
+}
+
+/** Shown only when this installation has Google sign-in configured. */
+export function GoogleSignIn() {
+  const config = usePublicConfig();
+  const google = useGoogleSignIn();
+  if (!config.data?.google_enabled) return null;
   return (
     <>
-      <Button variant="secondary" size="lg" className="w-full" onClick={start} loading={social.isPending}>
-        {!social.isPending && <GoogleIcon />}
+      <Button
+        variant="secondary"
+        size="lg"
+        className="w-full"
+        onClick={() => void google.start()}
+        loading={google.pending}
+      >
+        {!google.pending && <GoogleIcon />}
         Continue with Google
       </Button>
-      <div className="my-5 flex items-center gap-3 text-xs font-medium tracking-wide text-stone-500 uppercase">
-        <span className="h-px flex-1 bg-stone-200" />
-        or
-        <span className="h-px flex-1 bg-stone-200" />
-      </div>
+      <OrDivider />
     </>
   );
 }

@@ -1,0 +1,8 @@
+import { FreeTrialPage } from "../../features/funnel/components/free-trial-page";
+
+/** /free-trial — the creator landing page; it has its own footer. */
+export function FreeTrialRoute() {
+  return <FreeTrialPage />;
+}
+
+export const handle = { ownFooter: true };
