@@ -407,3 +407,14 @@ test("the funnel's four pages have no WCAG A/AA violations", async ({ page }) =>
   await expect(dialog.getByText("Please enter your card number")).toBeVisible();
   await expectNoViolations(page, "/signup/payment with errors");
 });
+
+test("on a phone the marketing pages never scroll sideways", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const path of ["/signup", "/free-trial"]) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    // The landing page's sections under the hero come as their own chunk, with the footer.
+    await expect(page.getByRole("contentinfo")).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBe(390);
+  }
+});

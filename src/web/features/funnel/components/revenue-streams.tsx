@@ -94,7 +94,7 @@ export function RevenueStreams() {
             </div>
             <CarouselControls what="slide" {...controls} className="self-end sm:self-auto" />
           </div>
-          <div ref={viewportRef} className="mt-6 overflow-hidden rounded-3xl">
+          <div ref={viewportRef} className="relative mt-6 overflow-hidden rounded-3xl">
             <div className="-ml-6 flex touch-pan-y">
               {REVENUE_STREAMS.map((slide, i) => (
                 <div

@@ -42,11 +42,11 @@ export function SignupPage() {
             <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:items-center">
               <Button
                 size="lg"
-                className="h-auto min-h-14 px-7 py-3 text-base whitespace-normal shadow-lg shadow-brand-700/20 max-sm:w-full"
+                className="h-auto min-h-14 px-5 py-3 text-base whitespace-normal shadow-lg shadow-brand-700/20 max-sm:w-full sm:px-7"
                 onClick={() => startTrial()}
               >
                 {GET_STARTED}
-                <ArrowRight className="size-5" aria-hidden="true" />
+                <ArrowRight className="size-5 shrink-0" aria-hidden="true" />
               </Button>
             </div>
             <p className="mt-3 text-sm text-stone-600">From ${lowest}/month after your trial · Cancel anytime</p>
@@ -131,11 +131,11 @@ export function SignupPage() {
             </ul>
             <Button
               size="lg"
-              className="mt-8 h-auto min-h-14 px-7 py-3 whitespace-normal max-sm:w-full"
+              className="mt-8 h-auto min-h-14 px-5 py-3 whitespace-normal max-sm:w-full sm:px-7"
               onClick={() => startTrial()}
             >
               {GET_STARTED}
-              <ArrowRight className="size-5" aria-hidden="true" />
+              <ArrowRight className="size-5 shrink-0" aria-hidden="true" />
             </Button>
           </div>
         </div>

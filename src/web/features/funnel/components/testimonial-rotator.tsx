@@ -69,12 +69,12 @@ export function TestimonialRotator({ testimonials }: { testimonials: readonly Te
                 <blockquote className="mt-5 flex-1 text-lg leading-relaxed text-pretty text-stone-800 sm:text-xl">
                   “{t.quote}”
                 </blockquote>
-                <dl className="mt-6 grid grid-cols-2 gap-3">
+                <dl className="mt-6 grid grid-cols-2 gap-2 sm:gap-3">
                   {[
                     { label: "Revenue", value: t.revenue, icon: TrendingUp, tone: "bg-emerald-50 text-emerald-800" },
                     { label: "Community", value: t.members, icon: Users, tone: "bg-brand-50 text-brand-800" },
                   ].map(({ label, value, icon: Icon, tone }) => (
-                    <div key={label} className={cn("rounded-2xl px-4 py-3", tone)}>
+                    <div key={label} className={cn("rounded-2xl px-3 py-3 sm:px-4", tone)}>
                       <dt className="flex items-center gap-1.5 text-xs font-medium">
                         <Icon className="size-3.5" aria-hidden="true" />
                         {label}

@@ -34,7 +34,7 @@ export function TestimonialSlider() {
             </div>
             <CarouselControls what="testimonial" {...controls} />
           </div>
-          <div ref={viewportRef} className="mt-10 overflow-hidden">
+          <div ref={viewportRef} className="relative mt-10 overflow-hidden">
             <div className="-ml-8 flex touch-pan-y">
               {TESTIMONIALS.map((t, i) => (
                 <div
