@@ -1,4 +1,3 @@
 export { AuthDialogHost } from "./components/auth-dialog-host";
 export { PasswordStrengthMeter } from "./components/password-strength-meter";
 export { useSignOut } from "./api/sign-out";
-export { GoogleIcon, useGoogleSignIn } from "./components/google-button";

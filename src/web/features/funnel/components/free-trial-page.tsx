@@ -7,7 +7,7 @@ import { OrDivider } from "../../../components/ui/or-divider";
 import { openAuthDialog } from "../../../lib/auth-dialog-events";
 import { cn } from "../../../lib/cn";
 import { useMe } from "../../../lib/session";
-import { GoogleIcon, useGoogleSignIn } from "../../auth";
+import { GoogleIcon, useGoogleSignIn } from "../../auth/google";
 import { PRICING_PATH, useStartTrial } from "./start-trial";
 
 export const NO_CARD = "No credit card required, cancel anytime";
