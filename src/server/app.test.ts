@@ -148,6 +148,11 @@ describe("single-page app serving", () => {
     mkdirSync(path.join(dir, "assets"));
     writeFileSync(path.join(dir, "index.html"), "<!doctype html><title>Hearth</title>");
     writeFileSync(path.join(dir, "assets", "app-1.js"), "console.log(1)");
+    const { brotliCompressSync, gzipSync, brotliDecompressSync } = await import("node:zlib");
+    const big = `console.log(${JSON.stringify("x".repeat(5000))})`;
+    writeFileSync(path.join(dir, "assets", "big-2.js"), big);
+    writeFileSync(path.join(dir, "assets", "big-2.js.br"), brotliCompressSync(big));
+    writeFileSync(path.join(dir, "assets", "big-2.js.gz"), gzipSync(big));
     const app = await buildApp({
       config: { ...t.config, serveWeb: true },
       database: t.database,
@@ -164,6 +169,26 @@ describe("single-page app serving", () => {
       expect(page.statusCode).toBe(200);
       expect(page.body).toContain("<title>Hearth</title>");
       expect((await app.inject({ method: "GET", url: "/api/nope" })).statusCode).toBe(404);
+
+      // The build's precompressed copies are sent to browsers that take them, as they are.
+      const br = await app.inject({
+        method: "GET",
+        url: "/assets/big-2.js",
+        headers: { "accept-encoding": "gzip, deflate, br" },
+      });
+      expect(br.headers["content-encoding"]).toBe("br");
+      expect(br.headers["content-type"]).toContain("javascript");
+      expect(br.headers["cache-control"]).toContain("immutable");
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(big);
+      const gz = await app.inject({ method: "GET", url: "/assets/big-2.js", headers: { "accept-encoding": "gzip" } });
+      expect(gz.headers["content-encoding"]).toBe("gzip");
+      const plain = await app.inject({
+        method: "GET",
+        url: "/assets/big-2.js",
+        headers: { "accept-encoding": "identity" },
+      });
+      expect(plain.headers["content-encoding"]).toBeUndefined();
+      expect(plain.body).toBe(big);
     } finally {
       await app.close();
       rmSync(dir, { recursive: true, force: true });

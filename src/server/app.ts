@@ -304,6 +304,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
       prefix: "/",
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each text file (scripts/precompress.ts).
+      preCompressed: true,
       setHeaders: (res, filePath) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           res.header("cache-control", "public, max-age=31536000, immutable");
