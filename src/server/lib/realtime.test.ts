@@ -209,6 +209,24 @@ describe("the realtime bus", () => {
     current.close();
   });
 
+  it("does not send twice an event the replay sent when its announcement comes late", async () => {
+    const { c, url } = await community();
+    const first = await connect(url);
+    const ready = await first.next((f) => f.event === "ready");
+    first.close();
+    const a = await publishPost(c.id, "public");
+    const again = await connect(url, { lastEventId: ready.id ?? "" });
+    await again.next((f) => f.data.post_id === a.postId);
+    // NOTIFY of a commit made before the subscription can reach the hub after the replay.
+    (t.app.ctx.realtime as unknown as { announced: (payload: string) => void }).announced(`community:${c.id}|${a.id}`);
+    await sleep(200);
+    expect(postIds(again)).toEqual([a.postId]);
+    const b = await publishPost(c.id, "public");
+    await again.next((f) => f.data.post_id === b.postId);
+    expect(postIds(again)).toEqual([a.postId, b.postId]);
+    again.close();
+  });
+
   it("answers resync when more than 100 events were missed, or the id is no longer kept", async () => {
     const { c, url } = await community();
     const first = await connect(url);

@@ -150,8 +150,16 @@ type Sub = {
   deliver: (message: RealtimeMessage) => void;
   /** Messages arriving while the backlog is read; null once live. */
   buffer: RealtimeMessage[] | null;
+  /**
+   * Ids the backlog replayed. An event committed before the subscription may still be announced
+   * after the replay (NOTIFY arrives late): it must not be delivered twice. Kept for a while only.
+   */
+  replayed: Set<number> | null;
   closed: boolean;
 };
+
+/** How long a subscription remembers what its replay sent (a late NOTIFY comes well within it). */
+const REPLAYED_MEMORY_MS = 60_000;
 
 type EventRow = { id: number | string; channel: string; payload: Record<string, unknown> };
 
@@ -189,7 +197,7 @@ export class RealtimeHub {
    * or `resync`.
    */
   subscribe(channel: string, lastEventId: number | null, deliver: (message: RealtimeMessage) => void): Subscription {
-    const sub: Sub = { channel, deliver, buffer: [], closed: false };
+    const sub: Sub = { channel, deliver, buffer: [], replayed: null, closed: false };
     let set = this.channels.get(channel);
     if (!set) this.channels.set(channel, (set = new Set()));
     set.add(sub);
@@ -254,6 +262,7 @@ export class RealtimeHub {
       sub.buffer.push(message);
       return;
     }
+    if (message.kind === "event" && sub.replayed?.has(message.id)) return;
     try {
       sub.deliver(message);
     } catch (err) {
@@ -299,9 +308,13 @@ export class RealtimeHub {
     // After a resync the client refetches, which covers every event already announced.
     const buffered = first[0].kind === "resync" ? [] : (sub.buffer ?? []);
     sub.buffer = null;
-    const replayed = new Set(first.map((m) => (m.kind === "event" ? m.id : -1)));
+    const replayed = new Set(first.flatMap((m) => (m.kind === "event" ? [m.id] : [])));
     for (const m of first) this.push(sub, m);
     for (const m of buffered) if (m.kind !== "event" || !replayed.has(m.id)) this.push(sub, m);
+    if (replayed.size > 0) {
+      sub.replayed = replayed;
+      setTimeout(() => (sub.replayed = null), REPLAYED_MEMORY_MS).unref();
+    }
   }
 
   private announced(payload: string) {
