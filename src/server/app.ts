@@ -90,6 +90,8 @@ function drainRefusedBody(raw: IncomingMessage) {
   raw.unpipe();
   raw.resume();
   const socket = raw.socket;
+  // Requests made with inject() have a stand-in socket that cannot be destroyed or closed.
+  if (typeof socket?.destroy !== "function") return;
   const timer = setTimeout(() => socket.destroy(), 5_000);
   timer.unref();
   raw.once("end", () => clearTimeout(timer));
