@@ -245,13 +245,13 @@ test("the Notifications tab has switches for each of the user's communities, sav
 test("the unsubscribe page shows the server's message for a bad or missing token", async ({ page }) => {
   await page.goto("/notifications/unsubscribe?token=not-a-real-token");
   await expect(page.getByRole("heading", { level: 1, name: "We couldn't turn off your emails" })).toBeVisible();
-  await expect(page.getByRole("alert")).toHaveText("This unsubscribe link is not valid.");
+  await expect(page.getByRole("alert")).toHaveText(MSG.unsubscribeLinkInvalid);
   await expectNoViolations(page, "/notifications/unsubscribe with a bad token");
   await page.getByRole("link", { name: "Go to Hearth" }).click();
   await expect(page).toHaveURL("/");
 
   await page.goto("/notifications/unsubscribe");
-  await expect(page.getByRole("alert")).toHaveText("This unsubscribe link is not valid.");
+  await expect(page.getByRole("alert")).toHaveText(MSG.unsubscribeLinkInvalid);
 });
 
 test("after a good unsubscribe link, a signed-in user can go straight to the Notifications tab", async ({ page }) => {

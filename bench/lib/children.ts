@@ -1,3 +1,4 @@
+import { int } from "./format";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -256,3 +257,17 @@ export async function startBaseline(name: string, routes: Record<string, FixedRe
  */
 export const startSseBaseline = (name: string, nodeArgs: string[] = []): Promise<ChildServer> =>
   spawnChildServer({ name: `baseline:${name}`, script: "sse-baseline-server", nodeArgs });
+
+/** The SQL statements of a one-connection window: what most requests made, the most, the mean. */
+export function sqlOf(count: SqlCount): { typical: number; max: number; mean: number } {
+  const entries = Object.entries(count.perRequest).map(([k, v]) => [Number(k), v] as const);
+  if (!entries.length) throw new Error("no request was counted");
+  const typical = [...entries].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0][0];
+  return { typical, max: Math.max(...entries.map((e) => e[0])), mean: count.charged / count.finished };
+}
+
+/** How many requests made each number of statements, as the reports print it. */
+export const sqlDistribution = (count: SqlCount) =>
+  Object.entries(count.perRequest)
+    .map(([k, v]) => `${k} statements × ${int(v)}`)
+    .join(", ");

@@ -1,13 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as prettier from "prettier";
+import { int, pct } from "./format";
 import type { MachineInfo } from "./machine";
 import { goalMet, ratioOf, type ResultRow, type Scenario, type ScenarioResult } from "./scenario";
 
-const int = (n: number) => Math.round(n).toLocaleString("en-US");
 // autocannon reports whole milliseconds for most runs: do not print digits it did not measure.
 const ms = (n: number) => `${Number.isInteger(n) ? n : n.toFixed(n < 10 ? 2 : 1)} ms`;
-const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
 // Slow requests (uploads) run a few per second: keep two decimals below 10/s.
 const rate = (n: number) => (n < 10 ? n.toFixed(2) : int(n));
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;

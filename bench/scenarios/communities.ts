@@ -9,8 +9,9 @@ import { COMMUNITIES_DATASET, type CommunitiesDatasetFacts } from "../datasets/c
 import { serverLatencyProbe, startBaseline, startHearth, type FixedResponse } from "../lib/children";
 import { prepareDataset } from "../lib/datasets";
 import { fetchFixed } from "../lib/hearth-client";
-import { compare, measure, type LoadResult } from "../lib/load";
+import { compare, measure } from "../lib/load";
 import type { ResultRow, Scenario } from "../lib/scenario";
+import { cores, int, pct } from "../lib/format";
 
 const CONNECTIONS = 50;
 const DIRECTORY_GOAL = 0.3;
@@ -28,11 +29,6 @@ const SINGLE_SECONDS = 5;
 
 type Card = { id: string; name: string; description: string; category: string | null; member_count: number };
 type DirectoryPage = { items: Card[]; next_cursor: string | null };
-
-const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
-const int = (n: number) => Math.round(n).toLocaleString("en-US");
-const cores = (r: LoadResult) =>
-  `server ${r.cpu.server.toFixed(2)}, harness ${r.cpu.harness.toFixed(2)}, others ${r.cpu.others.toFixed(2)}`;
 
 const parsePage = (r: FixedResponse) => JSON.parse(r.body.toString()) as DirectoryPage;
 const cursorPath = (base: string, cursor: string) =>

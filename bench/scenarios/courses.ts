@@ -10,6 +10,7 @@ import os from "node:os";
 import { gzipSync } from "node:zlib";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
+import { COURSE_ACCESS_SQL, COURSE_MODULES_SQL } from "../../src/server/features/courses/courses.service";
 import { BIG_COURSE_ID, buildCoursesBench, COURSES_BENCH, type CoursesBenchFacts } from "../datasets/courses";
 import {
   databaseUrl,
@@ -18,11 +19,13 @@ import {
   startBaseline,
   startHearth,
   type FixedResponse,
-  type SqlCount,
+  sqlDistribution as distribution,
+  sqlOf,
 } from "../lib/children";
 import { fetchFixed, signIn } from "../lib/hearth-client";
-import { compare, type ComparisonRounds, type LoadResult } from "../lib/load";
+import { compare, type ComparisonRounds } from "../lib/load";
 import type { ResultRow, Scenario } from "../lib/scenario";
+import { cores, int, pct } from "../lib/format";
 
 const B = COURSES_BENCH;
 const CONNECTIONS = 50;
@@ -45,46 +48,7 @@ type Detail = {
 };
 type Card = { id: string; status: string; lessons_count: number; completed_count: number; progress: number };
 
-const int = (n: number) => Math.round(n).toLocaleString("en-US");
-const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
-const cores = (r: LoadResult) =>
-  `server ${r.cpu.server.toFixed(2)}, harness ${r.cpu.harness.toFixed(2)}, others ${r.cpu.others.toFixed(2)}`;
 const json = <T>(r: FixedResponse) => JSON.parse(r.body.toString()) as T;
-
-/** The SQL statements of a one-connection window: what most requests made, the most, the mean. */
-function sqlOf(count: SqlCount): { typical: number; max: number; mean: number } {
-  const entries = Object.entries(count.perRequest).map(([k, v]) => [Number(k), v] as const);
-  if (!entries.length) throw new Error("no request was counted");
-  const typical = [...entries].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0][0];
-  return { typical, max: Math.max(...entries.map((e) => e[0])), mean: count.charged / count.finished };
-}
-const distribution = (count: SqlCount) =>
-  Object.entries(count.perRequest)
-    .map(([k, v]) => `${k} statements × ${int(v)}`)
-    .join(", ");
-
-/** The two statements findCourse sends (copied from courses.service.ts), for EXPLAIN ANALYZE. */
-const COURSE_SQL = `
-    SELECT co.id, co.community_id, co.title, co.description, co.price::float8 AS price, co.status, co.order_index,
-           co.thumbnail_url, co.created_at, c.visibility AS c_visibility, c.slug AS c_slug, c.name AS c_name, m.role,
-           EXISTS (SELECT 1 FROM course_purchases p WHERE p.course_id = co.id AND p.user_id = $2) AS purchased
-      FROM courses co
-      JOIN communities c ON c.id = co.community_id
-      LEFT JOIN community_members m ON m.community_id = co.community_id AND m.user_id = $2
-     WHERE co.id = $1`;
-const MODULES_SQL = `
-    SELECT m.id, m.title, m.description, m.order_index,
-           coalesce(json_agg(json_build_object(
-             'id', l.id, 'module_id', l.module_id, 'title', l.title, 'description', l.description,
-             'video_url', l.video_url, 'video_duration', l.video_duration, 'is_preview', l.is_preview,
-             'order_index', l.order_index, 'resources', l.resources, 'completed', lc.user_id IS NOT NULL
-           ) ORDER BY l.order_index, l.created_at) FILTER (WHERE l.id IS NOT NULL), '[]') AS lessons
-      FROM course_modules m
-      LEFT JOIN course_lessons l ON l.module_id = m.id
-      LEFT JOIN lesson_completions lc ON lc.lesson_id = l.id AND lc.user_id = $2
-     WHERE m.course_id = $1
-     GROUP BY m.id
-     ORDER BY m.order_index, m.id`;
 
 /** EXPLAIN (ANALYZE, BUFFERS) a few times; the plan of the last run and the median execution time. */
 async function explain(db: pg.Client, sql: string, params: unknown[]) {
@@ -263,8 +227,8 @@ export const courses: Scenario = {
       }
 
       // Where the database time goes, on the same data, after the runs (warm cache).
-      const courseStatement = await explain(db, COURSE_SQL, [courseId, viewerId]);
-      const modulesStatement = await explain(db, MODULES_SQL, [courseId, viewerId]);
+      const courseStatement = await explain(db, COURSE_ACCESS_SQL, [courseId, viewerId]);
+      const modulesStatement = await explain(db, COURSE_MODULES_SQL, [courseId, viewerId]);
       console.error(`  EXPLAIN ANALYZE, modules and lessons:\n${modulesStatement.plan}`);
       explained.push(
         `PostgreSQL's own time for the two statements (EXPLAIN ANALYZE on the same database after the runs, ` +

@@ -8,8 +8,9 @@ import { performance } from "node:perf_hooks";
 import { hashPassword } from "../../src/server/lib/auth";
 import { startBaseline, startHearth } from "../lib/children";
 import { DEMO_OWNER, fetchFixed, signIn } from "../lib/hearth-client";
-import { compare, measure, median, type ComparisonRounds, type LoadResult } from "../lib/load";
+import { compare, measure, median, type ComparisonRounds } from "../lib/load";
 import type { ResultRow, Scenario } from "../lib/scenario";
+import { cores, pct } from "../lib/format";
 
 const READ_CONNECTIONS = 50;
 const SIGN_IN_CONNECTIONS = 4;
@@ -27,10 +28,6 @@ async function argonHashMs(): Promise<number> {
   }
   return median(samples);
 }
-
-const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
-const cores = (r: LoadResult) =>
-  `server ${r.cpu.server.toFixed(2)}, harness ${r.cpu.harness.toFixed(2)}, others ${r.cpu.others.toFixed(2)}`;
 
 export const foundation: Scenario = {
   name: "foundation",

@@ -17,12 +17,14 @@ import {
   startBaseline,
   startHearth,
   type FixedResponse,
-  type SqlCount,
+  sqlDistribution as distribution,
+  sqlOf,
 } from "../lib/children";
 import { prepareDataset } from "../lib/datasets";
 import { fetchFixed, signIn } from "../lib/hearth-client";
-import { compare, measure, type LoadResult } from "../lib/load";
+import { compare, measure } from "../lib/load";
 import type { ResultRow, Scenario } from "../lib/scenario";
+import { cores, int, pct } from "../lib/format";
 
 const D = POSTS_DATASET;
 const CONNECTIONS = 50;
@@ -54,28 +56,12 @@ type Post = {
 };
 type Page = { items: Post[]; next_cursor: string | null };
 
-const int = (n: number) => Math.round(n).toLocaleString("en-US");
-const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
-const cores = (r: LoadResult) =>
-  `server ${r.cpu.server.toFixed(2)}, harness ${r.cpu.harness.toFixed(2)}, others ${r.cpu.others.toFixed(2)}`;
 const json = <T>(r: FixedResponse) => JSON.parse(r.body.toString()) as T;
 
 /** Feed order: pinned first, then created_at descending, then id descending. */
 const before = (a: Post, b: Post) =>
   (a.is_pinned && !b.is_pinned) ||
   (a.is_pinned === b.is_pinned && (a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id)));
-
-/** The SQL statements of a one-connection window: what most requests made, the most, the mean. */
-function sqlOf(count: SqlCount): { typical: number; max: number; mean: number } {
-  const entries = Object.entries(count.perRequest).map(([k, v]) => [Number(k), v] as const);
-  if (!entries.length) throw new Error("no request was counted");
-  const typical = [...entries].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0][0];
-  return { typical, max: Math.max(...entries.map((e) => e[0])), mean: count.charged / count.finished };
-}
-const distribution = (count: SqlCount) =>
-  Object.entries(count.perRequest)
-    .map(([k, v]) => `${k} statements × ${int(v)}`)
-    .join(", ");
 
 export const posts: Scenario = {
   name: "posts",

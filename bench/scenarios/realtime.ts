@@ -26,6 +26,7 @@ import { cpuTree } from "../lib/cpu";
 import { signIn } from "../lib/hearth-client";
 import { median } from "../lib/load";
 import type { ResultRow, Scenario } from "../lib/scenario";
+import { int, sleep } from "../lib/format";
 
 const WATCHERS = 2000;
 /** Streams opened per second, on each server: under the hub's joinsPerSecond (new streams per process). */
@@ -41,11 +42,9 @@ const SETTLE_MS = 2000;
 const READY_TIMEOUT_MS = 60_000;
 const DELIVERY_TIMEOUT_MS = 30_000;
 
-const int = (n: number) => Math.round(n).toLocaleString("en-US");
 const ms1 = (n: number) => `${n.toFixed(n < 10 ? 2 : n < 100 ? 1 : 0)} ms`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const times = (n: number) => `${n.toFixed(n < 10 ? 1 : 0)}×`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** This process's open-file limit (the shell's `ulimit -n`; Node cannot raise it itself). */
 function openFileLimit(): number {

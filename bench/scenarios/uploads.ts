@@ -14,13 +14,15 @@ import { performance } from "node:perf_hooks";
 import pg from "pg";
 import sharp from "sharp";
 import { IMAGE_VARIANTS } from "../../src/shared/limits";
+import type { UploadResult } from "../../src/server/lib/uploads";
 import { MB } from "../../src/shared/uploads";
 import { databaseUrl, serverMemory, startBaseline, startHearth, type ChildServer } from "../lib/children";
 import { cpuTree, cpuWindow, type CpuShare } from "../lib/cpu";
 import { signIn } from "../lib/hearth-client";
-import { compare, median, type LoadResult } from "../lib/load";
+import { compare, median } from "../lib/load";
 import { TMP_DIR } from "../lib/paths";
 import type { ResultRow, Scenario } from "../lib/scenario";
+import { cores, int, pct, sleep } from "../lib/format";
 
 /** Concurrent uploads measured: the server's image pool takes two at a time on this 2-core machine. */
 const CONCURRENCIES = [1, 2, 4];
@@ -44,24 +46,10 @@ const BREAKDOWN_SAMPLES = 5;
 /** An MP4 `ftyp` box (brand mp42, compatible mp42 and isom): what file-type recognises as video/mp4. */
 const FTYP = Buffer.from("00000018667479706d703432000000006d70343269736f6d", "hex");
 
-type UploadAnswer = {
-  url: string;
-  path: string;
-  key: string;
-  size: number;
-  type: string;
-  variants?: { original: string; medium: string; thumbnail: string };
-};
-
-const int = (n: number) => Math.round(n).toLocaleString("en-US");
 const mb = (bytes: number) => bytes / MB;
 const mb1 = (bytes: number) => mb(bytes).toFixed(1);
-const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
 /** Seconds, or milliseconds below one second. */
 const dur = (seconds: number) => (seconds < 1 ? `${(seconds * 1000).toFixed(0)} ms` : `${seconds.toFixed(2)} s`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const cores = (r: LoadResult) =>
-  `server ${r.cpu.server.toFixed(2)}, harness ${r.cpu.harness.toFixed(2)}, others ${r.cpu.others.toFixed(2)}`;
 
 /** mulberry32: the same pseudo-random bytes on every run. */
 function prng(seed: number): () => number {
@@ -581,7 +569,7 @@ export const uploads: Scenario = {
         streamUpload({ url, cookie, communityId: community.id, fileBytes, chunked });
       const video = await memoryRun(hearth, stream(VIDEO_BYTES, false));
       const v = video.result;
-      const answer = (v.status === 200 ? JSON.parse(v.body) : {}) as UploadAnswer;
+      const answer = (v.status === 200 ? JSON.parse(v.body) : {}) as UploadResult;
       if (v.status !== 200 || answer.size !== VIDEO_BYTES || answer.type !== "video/mp4") {
         throw new Error(`the ${mb(VIDEO_BYTES)} MB video answered ${v.status}: ${v.body.slice(0, 300)}`);
       }
@@ -701,14 +689,14 @@ export const uploads: Scenario = {
       if (first.status !== 200) throw new Error(`one photo upload answered ${first.status}: ${firstBody}`);
 
       let verified = 0;
-      let lastAnswer: UploadAnswer | undefined;
+      let lastAnswer: UploadResult | undefined;
       const rejected: string[] = [];
       const verifyUpload = (text: string) => {
-        let a: UploadAnswer;
+        let a: UploadResult;
         try {
-          a = JSON.parse(text) as UploadAnswer;
+          a = JSON.parse(text) as UploadResult;
         } catch {
-          a = {} as UploadAnswer;
+          a = {} as UploadResult;
         }
         const ok =
           a.type === "image/webp" &&

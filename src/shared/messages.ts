@@ -25,6 +25,7 @@ export const MSG = {
   createCommunityFailed: "Failed to create community",
   createCommunityError: "Error creating community. Please try again or contact support.",
   unexpectedError: "An unexpected error occurred",
+  unsubscribeLinkInvalid: "This unsubscribe link is not valid.",
   communityNotFoundTitle: "Community not found",
   communityNotFoundBody: "This community doesn't exist or has been removed.",
   privateCommunityTitle: "Private Community",

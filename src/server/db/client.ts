@@ -1,3 +1,4 @@
+import { sql, type SQL } from "drizzle-orm";
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import * as schema from "./schema/index";
@@ -25,4 +26,17 @@ export function connectDatabase(url: string, opts: { max?: number; onError?: (er
   pool.on("error", (err) => opts.onError?.(err));
   const db = drizzle({ client: pool, schema, casing: "snake_case" });
   return { db, pool, url, close: () => pool.end() };
+}
+
+/** The statements given to boundSql (module constants, so few), split once. */
+const splitStatements = new Map<string, string[]>();
+
+/**
+ * A statement kept as plain text with `$1`, `$2`… (so that tools such as the benchmarks can run or
+ * EXPLAIN the very same text) bound to its values for Drizzle.
+ */
+export function boundSql(text: string, params: readonly unknown[]): SQL {
+  let parts = splitStatements.get(text);
+  if (!parts) splitStatements.set(text, (parts = text.split(/\$(\d+)/)));
+  return sql.join(parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${params[Number(part) - 1]}`)));
 }

@@ -41,6 +41,12 @@ export type ViewerLookup = {
   (request: FastifyRequest): Promise<Viewer | null>;
   /** Drops what is cached about a user (after a write in this process; other processes hear the trigger). */
   evictUser: (userId: string) => void;
+  /**
+   * Whether a session still exists and has not expired: from the cache when it holds the session
+   * (the triggers evict it the moment the session row changes or goes), else one query. For
+   * long-lived connections (realtime streams) that must notice a sign-out.
+   */
+  sessionAlive: (sessionId: string) => Promise<boolean>;
   cacheSize: () => number;
 };
 
@@ -161,6 +167,14 @@ export function createViewerLookup(opts: {
     return request.viewerPromise;
   }) as ViewerLookup;
   viewer.evictUser = evictUser;
+  viewer.sessionAlive = async (sessionId) => {
+    const token = tokensBySession.get(sessionId);
+    const entry = token ? cache.get(token) : undefined;
+    const now = Date.now();
+    if (entry && entry.cachedUntil > now && entry.expiresAt > now) return true;
+    const res = await opts.pool.query("SELECT 1 FROM session WHERE id = $1 AND expires_at > now()", [sessionId]);
+    return res.rows.length > 0;
+  };
   viewer.cacheSize = () => cache.size;
   return viewer;
 }

@@ -13,7 +13,7 @@ export async function seedNotifications(input: {
   const { tx, accounts } = input;
   const ids = [accounts.owner.id, accounts.member.id];
   const res = await tx.execute(sql`
-    WITH demo AS (SELECT unnest(${`{${ids.join(",")}}`}::text[]) AS user_id),
+    WITH demo AS (SELECT unnest(${sql.param(ids)}::text[]) AS user_id),
     name AS (SELECT user_id, coalesce(nullif(btrim(full_name), ''), username) AS name FROM user_profiles),
     likes AS (
       SELECT * FROM (

@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { freePort } from "../lib/free-port";
+import { ORIGIN, type TestApp } from "./harness";
 
 export type ServerProcess = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
 
@@ -34,4 +36,26 @@ export async function waitHealthy(port: number, ms = 60_000): Promise<void> {
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error("server did not become healthy");
+}
+
+/**
+ * A second Hearth server process on a test app's database (same secret and public URL, so the
+ * test's sessions work on it), once it answers. Returns the process and its base URL.
+ */
+export async function startServerOnTestDatabase(
+  t: TestApp,
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<{ server: ServerProcess; base: string }> {
+  const port = await freePort();
+  const server = startServerProcess({
+    DATABASE_URL: t.database.url,
+    AUTH_SECRET: t.config.authSecret,
+    PUBLIC_URL: ORIGIN,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    ...env,
+  });
+  await waitHealthy(port);
+  return { server, base: `http://127.0.0.1:${port}` };
 }

@@ -7,7 +7,7 @@ import {
 } from "../../../shared/courses";
 import { can, isRole, ROLE_RANK, type CommunityRole } from "../../../shared/roles";
 import type { AppContext, Viewer } from "../../context";
-import type { Queryable } from "../../db/client";
+import { boundSql, type Queryable } from "../../db/client";
 import {
   courseLessons,
   courseModules,
@@ -55,16 +55,35 @@ type CourseAccessRow = {
  * by owners and admins only; a private community's course by its members only. Anything else
  * answers like a course that does not exist.
  */
-async function requireCourse(db: Queryable, courseId: string, viewerId: string | null) {
-  if (!isUuid(courseId)) throw courseNotFound();
-  const res = await db.execute<CourseAccessRow>(sql`
+/**
+ * The two statements of findCourse, as text ($1 the course id, $2 the viewer's id or ''):
+ * bench/scenarios/courses.ts EXPLAINs these very statements.
+ */
+export const COURSE_ACCESS_SQL = `
     SELECT co.id, co.community_id, co.title, co.description, co.price::float8 AS price, co.status, co.order_index,
            co.thumbnail_url, co.created_at, c.visibility AS c_visibility, c.slug AS c_slug, c.name AS c_name, m.role,
-           EXISTS (SELECT 1 FROM course_purchases p WHERE p.course_id = co.id AND p.user_id = ${viewerId ?? ""}) AS purchased
+           EXISTS (SELECT 1 FROM course_purchases p WHERE p.course_id = co.id AND p.user_id = $2) AS purchased
       FROM courses co
       JOIN communities c ON c.id = co.community_id
-      LEFT JOIN community_members m ON m.community_id = co.community_id AND m.user_id = ${viewerId ?? ""}
-     WHERE co.id = ${courseId}`);
+      LEFT JOIN community_members m ON m.community_id = co.community_id AND m.user_id = $2
+     WHERE co.id = $1`;
+export const COURSE_MODULES_SQL = `
+    SELECT m.id, m.title, m.description, m.order_index,
+           coalesce(json_agg(json_build_object(
+             'id', l.id, 'module_id', l.module_id, 'title', l.title, 'description', l.description,
+             'video_url', l.video_url, 'video_duration', l.video_duration, 'is_preview', l.is_preview,
+             'order_index', l.order_index, 'resources', l.resources, 'completed', lc.user_id IS NOT NULL
+           ) ORDER BY l.order_index, l.created_at) FILTER (WHERE l.id IS NOT NULL), '[]') AS lessons
+      FROM course_modules m
+      LEFT JOIN course_lessons l ON l.module_id = m.id
+      LEFT JOIN lesson_completions lc ON lc.lesson_id = l.id AND lc.user_id = $2
+     WHERE m.course_id = $1
+     GROUP BY m.id
+     ORDER BY m.order_index, m.id`;
+
+async function requireCourse(db: Queryable, courseId: string, viewerId: string | null) {
+  if (!isUuid(courseId)) throw courseNotFound();
+  const res = await db.execute<CourseAccessRow>(boundSql(COURSE_ACCESS_SQL, [courseId, viewerId ?? ""]));
   const r = res.rows[0];
   if (!r) throw courseNotFound();
   const role = isRole(r.role) ? r.role : null;
@@ -175,19 +194,7 @@ export async function findCourse({
     description: string;
     order_index: number;
     lessons: LessonJson[];
-  }>(sql`
-    SELECT m.id, m.title, m.description, m.order_index,
-           coalesce(json_agg(json_build_object(
-             'id', l.id, 'module_id', l.module_id, 'title', l.title, 'description', l.description,
-             'video_url', l.video_url, 'video_duration', l.video_duration, 'is_preview', l.is_preview,
-             'order_index', l.order_index, 'resources', l.resources, 'completed', lc.user_id IS NOT NULL
-           ) ORDER BY l.order_index, l.created_at) FILTER (WHERE l.id IS NOT NULL), '[]') AS lessons
-      FROM course_modules m
-      LEFT JOIN course_lessons l ON l.module_id = m.id
-      LEFT JOIN lesson_completions lc ON lc.lesson_id = l.id AND lc.user_id = ${viewer?.id ?? ""}
-     WHERE m.course_id = ${course.id}
-     GROUP BY m.id
-     ORDER BY m.order_index, m.id`);
+  }>(boundSql(COURSE_MODULES_SQL, [course.id, viewer?.id ?? ""]));
   const hasAccess = accessOf(course, role);
   const member = role !== null;
   let total = 0;

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { MSG } from "../../../shared/messages";
 import { NOTIFICATION_LIMITS, notificationHref, type NotificationType } from "../../../shared/notifications";
 import type { AppContext, Viewer } from "../../context";
 import type { Queryable } from "../../db/client";
@@ -128,11 +129,11 @@ export async function markAllRead({ ctx, viewer }: { ctx: AppContext; viewer: Vi
 /** Turns email notifications off for whoever the token was made for. */
 export async function unsubscribe({ ctx, token }: { ctx: AppContext; token: string }) {
   const userId = readUnsubscribeToken(ctx.config.authSecret, token);
-  if (!userId) throw new AppError("BAD_REQUEST", "This unsubscribe link is not valid.");
+  if (!userId) throw new AppError("BAD_REQUEST", MSG.unsubscribeLinkInvalid);
   const res = await ctx.db.execute(sql`
     INSERT INTO user_notification_settings (user_id, email_enabled) SELECT id, false FROM "user" WHERE id = ${userId}
     ON CONFLICT (user_id) DO UPDATE SET email_enabled = false, updated_at = now()`);
-  if ((res.rowCount ?? 0) === 0) throw new AppError("BAD_REQUEST", "This unsubscribe link is not valid.");
+  if ((res.rowCount ?? 0) === 0) throw new AppError("BAD_REQUEST", MSG.unsubscribeLinkInvalid);
   return { email_enabled: false as const };
 }
 
@@ -180,7 +181,7 @@ export async function sendDigest(ctx: AppContext, userId: string): Promise<void>
     if (res.rows.length === 0) return void (await finish(false));
     await tx.execute(sql`
       UPDATE notifications SET emailed_at = now()
-       WHERE id = ANY(${`{${res.rows.map((r) => r.id).join(",")}}`}::uuid[])`);
+       WHERE id = ANY(${sql.param(res.rows.map((r) => r.id))}::uuid[])`);
     await ctx.mailer.send(digestMail(ctx, user.email, userId, res.rows), { db: tx });
     await finish(true);
   });
@@ -188,8 +189,9 @@ export async function sendDigest(ctx: AppContext, userId: string): Promise<void>
 
 function digestMail(ctx: AppContext, to: string, userId: string, rows: DigestRow[]) {
   const base = ctx.config.publicUrl;
-  const unsubscribeUrl = `${base}/notifications/unsubscribe?token=${unsubscribeToken(ctx.config.authSecret, userId)}`;
-  const oneClickUrl = `${base}/api/notifications/unsubscribe?token=${unsubscribeToken(ctx.config.authSecret, userId)}`;
+  const token = unsubscribeToken(ctx.config.authSecret, userId);
+  const unsubscribeUrl = `${base}/notifications/unsubscribe?token=${token}`;
+  const oneClickUrl = `${base}/api/notifications/unsubscribe?token=${token}`;
   const listed = rows.slice(0, NOTIFICATION_LIMITS.digestListed);
   const more = rows.length - listed.length;
   const subject = plural(

@@ -389,6 +389,22 @@ describe("realtime", () => {
     await other.next((f) => f.event === "read", { from: other.frames.length - 1, ms: 5000 });
   });
 
+  it("ends the stream of a session that signed out, at the next event", async () => {
+    const author = await user();
+    const fan = await user();
+    const c = await community(author);
+    await join(c, fan);
+    const stream = await connectSse(`${base}/api/realtime/notifications`, { cookie: author.cookie });
+    streams.push(stream);
+    await stream.next((f) => f.event === "ready");
+    const p = await post(c, author);
+    expect((await http.post("/api/auth/sign-out", {}, { cookie: author.cookie })).status).toBe(200);
+    await like(p, fan);
+    for (let i = 0; i < 100 && !stream.ended; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(stream.ended).toBe(true);
+    expect(stream.frames.filter((f) => f.event === "notification")).toHaveLength(0);
+  });
+
   it("is for signed-in users only", async () => {
     const res = await connectSse(`${base}/api/realtime/notifications`);
     expect(res.status).toBe(401);

@@ -2,9 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../lib/free-port";
-import { api, createTestApp, ORIGIN, signedInUser, type TestApp } from "../../test/harness";
-import { startServerProcess, waitHealthy, type ServerProcess } from "../../test/server-process";
+import { api, createTestApp, signedInUser, type TestApp } from "../../test/harness";
+import { startServerOnTestDatabase, type ServerProcess } from "../../test/server-process";
 import { connectSse, type SseClient } from "../../test/sse";
 
 /**
@@ -20,16 +19,7 @@ const streams: SseClient[] = [];
 beforeAll(async () => {
   t = await createTestApp();
   dataDir = mkdtempSync(path.join(os.tmpdir(), "hearth-process-b-"));
-  const port = await freePort();
-  b = startServerProcess({
-    DATABASE_URL: t.database.url,
-    AUTH_SECRET: t.config.authSecret,
-    PUBLIC_URL: ORIGIN,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-  });
-  await waitHealthy(port);
-  bBase = `http://127.0.0.1:${port}`;
+  ({ server: b, base: bBase } = await startServerOnTestDatabase(t, dataDir));
 }, 90_000);
 
 afterAll(async () => {

@@ -256,7 +256,7 @@ export async function findFeed({
       sql`p.community_id = ${community.id}`,
       sql`p.deleted_at IS NULL`,
       sql`p.is_approved`,
-      sql`p.visibility = ANY(${`{${visibility.join(",")}}`}::text[])`,
+      sql`p.visibility = ANY(${sql.param(visibility)}::text[])`,
     ];
     if (categoryId) conditions.push(sql`p.category_id = ${categoryId}`);
     if (after) {

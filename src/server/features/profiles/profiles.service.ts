@@ -240,7 +240,7 @@ export async function updateNotificationSettings({
       // Switches exist only for communities the user belongs to.
       const res = await tx.execute<{ community_id: string }>(sql`
         SELECT community_id FROM community_members
-         WHERE user_id = ${userId} AND community_id = ANY(${`{${ids.join(",")}}`}::uuid[])`);
+         WHERE user_id = ${userId} AND community_id = ANY(${sql.param(ids)}::uuid[])`);
       if (res.rows.length !== ids.length) throw new AppError("BAD_REQUEST", MSG.notAMember);
       const merged: Record<string, Flags> = { ...(current.communitySettings as Record<string, Flags>) };
       for (const id of ids)

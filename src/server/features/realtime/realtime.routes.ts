@@ -114,20 +114,6 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   recheckTimer.unref();
   app.addHook("onClose", async () => clearInterval(recheckTimer));
 
-  /** Whether a session still exists, shared by the streams of one session for accessTtlMs. */
-  const sessionCache = new Map<string, { at: number; ok: Promise<boolean> }>();
-  const readSession = (sessionId: string) => {
-    const hit = sessionCache.get(sessionId);
-    if (hit && Date.now() - hit.at < settings.accessTtlMs) return hit.ok;
-    if (sessionCache.size > 10_000) sessionCache.clear();
-    const ok = ctx.pool
-      .query("SELECT 1 FROM session s WHERE s.id = $1 AND s.expires_at > now()", [sessionId])
-      .then(({ rows }) => rows.length > 0);
-    ok.catch(() => sessionCache.delete(sessionId));
-    sessionCache.set(sessionId, { at: Date.now(), ok });
-    return ok;
-  };
-
   /**
    * Opens one SSE stream on a realtime channel, after every check that may still answer with an
    * error. `allowed` is asked before each event and every accessRecheckMs (false ends the
@@ -276,7 +262,7 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         capKey: `u:${viewer.id}`,
         cap: settings.maxStreamsPerUser,
         channel: userChannel(viewer.id),
-        allowed: () => readSession(viewer.sessionId),
+        allowed: () => ctx.viewer.sessionAlive(viewer.sessionId),
         frame: async ({ id, payload }) => {
           // Read in another tab: every tab refreshes its badge.
           if (payload.type === "read") return { id, event: "read", data: { type: "read" } };

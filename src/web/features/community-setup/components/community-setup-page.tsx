@@ -1,16 +1,17 @@
 import { useEffect, useState } from "react";
-import { Link, Navigate, useNavigate } from "react-router";
+import { Navigate, useNavigate } from "react-router";
 import { toast } from "sonner";
 import { MSG } from "../../../../shared/messages";
 import { isManager } from "../../../../shared/roles";
 import { NotFoundView } from "../../../components/not-found-view";
-import { Button, buttonClasses } from "../../../components/ui/button";
+import { Button } from "../../../components/ui/button";
 import { FormMessage } from "../../../components/ui/form-message";
 import { Spinner } from "../../../components/ui/spinner";
 import { ApiError } from "../../../lib/api";
 import { useMe } from "../../../lib/session";
 import { useSetupCommunity } from "../api/get-setup-community";
 import { SetupChecklist } from "./setup-checklist";
+import { BrowseCommunitiesLink } from "../../../components/browse-communities-link";
 
 const communityPath = (idOrSlug: string) => `/community/${encodeURIComponent(idOrSlug)}`;
 
@@ -41,9 +42,7 @@ export function CommunitySetupPage({ idOrSlug }: { idOrSlug: string }) {
     if (error instanceof ApiError && error.status === 404) {
       return (
         <NotFoundView title={MSG.communityNotFoundTitle} body={MSG.communityNotFoundBody}>
-          <Link to="/" className={buttonClasses()}>
-            Browse communities
-          </Link>
+          <BrowseCommunitiesLink />
         </NotFoundView>
       );
     }

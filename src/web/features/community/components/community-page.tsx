@@ -1,15 +1,16 @@
-import { Compass, Lock, LogIn } from "lucide-react";
-import { Link, useLocation } from "react-router";
+import { Lock, LogIn } from "lucide-react";
+import { useLocation } from "react-router";
 import { MSG } from "../../../../shared/messages";
 import { ErrorFallback } from "../../../components/error-fallback";
 import { NotFoundView } from "../../../components/not-found-view";
-import { Button, buttonClasses } from "../../../components/ui/button";
+import { Button } from "../../../components/ui/button";
 import { ApiError } from "../../../lib/api";
 import { openAuthDialog } from "../../../lib/auth-dialog-events";
 import { useMe } from "../../../lib/session";
 import { useCommunity } from "../../communities";
 import { CommunityHome } from "./community-home";
 import { CommunityLanding } from "./community-landing";
+import { BrowseCommunitiesLink } from "../../../components/browse-communities-link";
 
 /**
  * /community/:communityId (id or slug): not found, the private gate, the landing for visitors
@@ -26,10 +27,7 @@ export function CommunityPage({ idOrSlug }: { idOrSlug: string }) {
         <>
           <title>{`${MSG.communityNotFoundTitle} · Hearth`}</title>
           <NotFoundView title={MSG.communityNotFoundTitle} body={MSG.communityNotFoundBody}>
-            <Link to="/" className={buttonClasses()}>
-              <Compass className="size-4" aria-hidden="true" />
-              Browse communities
-            </Link>
+            <BrowseCommunitiesLink />
           </NotFoundView>
         </>
       );
@@ -71,9 +69,7 @@ function PrivateGate() {
               Sign in to continue
             </Button>
           )}
-          <Link to="/" className={buttonClasses({ variant: signedOut ? "secondary" : "primary" })}>
-            Browse communities
-          </Link>
+          <BrowseCommunitiesLink variant={signedOut ? "secondary" : "primary"} />
         </div>
       </div>
     </main>

@@ -1,15 +1,16 @@
 import * as TabsPrimitive from "@radix-ui/react-tabs";
-import { Bell, BellRing, CheckCheck, Compass } from "lucide-react";
+import { Bell, BellRing, CheckCheck } from "lucide-react";
 import { useMemo } from "react";
-import { Link, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
 import { EmptyState } from "../../../components/empty-state";
 import { SignInPrompt } from "../../../components/sign-in-prompt";
-import { Button, buttonClasses } from "../../../components/ui/button";
+import { Button } from "../../../components/ui/button";
 import { useSignInOnArrival } from "../../../lib/use-sign-in-on-arrival";
 import { useNotificationPages } from "../api/get-notifications";
 import type { NotificationFilter } from "../api/notification-keys";
 import { MarkAllReadButton } from "./mark-all-read-button";
 import { NotificationItem, NotificationListSkeleton, NotificationsLoadError } from "./notification-item";
+import { BrowseCommunitiesLink } from "../../../components/browse-communities-link";
 
 const SIGN_IN = { mode: "login", redirect: "/notifications", message: "Sign in to see your notifications." } as const;
 
@@ -89,16 +90,7 @@ function NotificationList({ filter }: { filter: NotificationFilter }) {
         No unread notifications. New ones show up here, and on the bell at the top of every page.
       </EmptyState>
     ) : (
-      <EmptyState
-        icon={BellRing}
-        title="No notifications yet"
-        action={
-          <Link to="/" className={buttonClasses({ variant: "secondary" })}>
-            <Compass className="size-4" aria-hidden="true" />
-            Browse communities
-          </Link>
-        }
-      >
+      <EmptyState icon={BellRing} title="No notifications yet" action={<BrowseCommunitiesLink variant="secondary" />}>
         When someone likes or replies to your posts, or joins a community you run, you&apos;ll hear about it here.
       </EmptyState>
     );

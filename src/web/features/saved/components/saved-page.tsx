@@ -1,13 +1,13 @@
-import { Bookmark, Compass, RotateCw } from "lucide-react";
+import { Bookmark, RotateCw } from "lucide-react";
 import { useMemo } from "react";
-import { Link } from "react-router";
 import { EmptyState } from "../../../components/empty-state";
 import { SignInPrompt } from "../../../components/sign-in-prompt";
-import { Button, buttonClasses } from "../../../components/ui/button";
+import { Button } from "../../../components/ui/button";
 import { FormMessage } from "../../../components/ui/form-message";
 import { useSignInOnArrival } from "../../../lib/use-sign-in-on-arrival";
 import { useSaved } from "../api/get-saved";
 import { SavedPostItem, SavedPostSkeleton } from "./saved-post-item";
+import { BrowseCommunitiesLink } from "../../../components/browse-communities-link";
 
 const SIGN_IN = { mode: "login", redirect: "/saved", message: "Sign in to see your saved posts." } as const;
 
@@ -53,16 +53,7 @@ export function SavedPage() {
             </Button>
           </FormMessage>
         ) : posts.length === 0 ? (
-          <EmptyState
-            icon={Bookmark}
-            title="No saved posts yet"
-            action={
-              <Link to="/" className={buttonClasses({ variant: "secondary" })}>
-                <Compass className="size-4" aria-hidden="true" />
-                Browse communities
-              </Link>
-            }
-          >
+          <EmptyState icon={Bookmark} title="No saved posts yet" action={<BrowseCommunitiesLink variant="secondary" />}>
             Tap the bookmark on any post to save it. Saved posts are private: only you see them here.
           </EmptyState>
         ) : (
