@@ -60,6 +60,12 @@ export default defineConfig({
     outDir: path.join(repoRoot, "dist/web"),
     emptyOutDir: true,
     sourcemap: false,
+    rolldownOptions: {
+      treeshake: {
+        moduleSideEffects: (id: string) => !/\/src\/(web|shared)\/.*\.tsx?$/.test(id) || id.endsWith("main.tsx"),
+        manualPureFunctions: ["z"],
+      },
+    },
   },
   server: {
     proxy: {

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { videoEmbed } from "./posts";
 
 /** Course and lesson rules (SPEC §5, §9) and the texts people see (SPEC §8). */
@@ -47,68 +46,6 @@ export function progressLabel(percent: number): string {
   return COURSE_MESSAGES.continueCourse;
 }
 
-const title = (max: number) =>
-  z
-    .string({ error: COURSE_MESSAGES.titleRequired })
-    .trim()
-    .min(1, COURSE_MESSAGES.titleRequired)
-    .max(max, `Title must be at most ${max} characters`);
-
-/** Price: a number, at least 0, in steps of 0.01 (0 = free). */
-const price = z
-  .number({ error: COURSE_MESSAGES.priceInvalid })
-  .min(0, COURSE_MESSAGES.priceInvalid)
-  .max(COURSE_LIMITS.priceMax, `Price must be at most ${COURSE_LIMITS.priceMax}`)
-  .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, "Price must be in steps of 0.01");
-
-const courseFields = {
-  title: title(COURSE_LIMITS.titleMax),
-  description: z
-    .string({ error: COURSE_MESSAGES.descriptionRequired })
-    .trim()
-    .min(1, COURSE_MESSAGES.descriptionRequired)
-    .max(COURSE_LIMITS.descriptionMax),
-  price,
-  thumbnail_url: z
-    .string()
-    .max(500)
-    .regex(/^\/media\/[\w./-]+$/, "Thumbnails must be uploaded to Hearth")
-    .nullable()
-    .optional(),
-};
-
-export const createCourseSchema = z.object({ ...courseFields, price: price.default(0) });
-export type CreateCourseInput = z.infer<typeof createCourseSchema>;
-
-/** Only what is sent changes (no defaults here, or an edit would reset the price). */
-export const updateCourseSchema = z
-  .object(courseFields)
-  .partial()
-  .extend({ status: z.enum(["draft", "published"]).optional() })
-  .strict();
-
-export const moduleSchema = z.object({
-  title: title(COURSE_LIMITS.moduleTitleMax),
-  description: z.string().trim().max(COURSE_LIMITS.descriptionMax).default(""),
-});
-
-const resource = z.object({
-  title: z.string().trim().min(1, "Each resource needs a title").max(COURSE_LIMITS.resourceTitleMax),
-  url: z
-    .string()
-    .trim()
-    .max(2000)
-    .refine((u) => /^https?:\/\/[^\s]+$/i.test(u) || /^\/media\/[\w./-]+$/.test(u), COURSE_MESSAGES.resourceUrl),
-});
-
-/** A lesson's video: a YouTube, Vimeo or direct http(s) file link, or an upload of the community. */
-export const lessonVideoUrl = z
-  .string({ error: COURSE_MESSAGES.videoRequired })
-  .trim()
-  .min(1, COURSE_MESSAGES.videoRequired)
-  .max(2000)
-  .refine((u) => lessonVideo(u) !== null, COURSE_MESSAGES.videoUnsupported);
-
 /** How a lesson's video plays: an embed, or a file for the <video> element. */
 export function lessonVideo(url: string): { kind: "youtube" | "vimeo" | "file"; src: string } | null {
   const embed = videoEmbed(url);
@@ -124,31 +61,3 @@ export function lessonVideo(url: string): { kind: "youtube" | "vimeo" | "file"; 
   }
   return null;
 }
-
-const lessonFields = {
-  title: title(COURSE_LIMITS.lessonTitleMax),
-  description: z.string().trim().max(COURSE_LIMITS.descriptionMax),
-  video_url: lessonVideoUrl,
-  duration_minutes: z
-    .number({ error: COURSE_MESSAGES.durationMin })
-    .int("Duration must be whole minutes")
-    .min(1, COURSE_MESSAGES.durationMin)
-    .max(COURSE_LIMITS.durationMinutesMax)
-    .nullable()
-    .optional(),
-  is_preview: z.boolean(),
-  resources: z.array(resource).max(COURSE_LIMITS.resourcesMax),
-};
-
-export const createLessonSchema = z.object({
-  ...lessonFields,
-  description: lessonFields.description.default(""),
-  is_preview: lessonFields.is_preview.default(false),
-  resources: lessonFields.resources.default([]),
-});
-export type CreateLessonInput = z.infer<typeof createLessonSchema>;
-
-/** Only what is sent changes; `module_id` moves the lesson to another module of the course. */
-export const updateLessonSchema = z.object(lessonFields).partial().extend({ module_id: z.uuid().optional() }).strict();
-
-export const reorderSchema = z.object({ ids: z.array(z.uuid()).min(1).max(2000) });

@@ -3,7 +3,8 @@ import { badgeCount, formatCount, timeAgo } from "./format";
 import { MSG } from "./messages";
 import { passwordStrength } from "./password-strength";
 import { safeRedirectPath } from "./safe-redirect";
-import { checkNewPassword, profileUpdateSchema, signUpSchema, usernameSchema } from "./validation";
+import { checkNewPassword } from "./validation";
+import { profileUpdateSchema, signUpSchema, usernameSchema } from "./validation.schemas";
 
 describe("username", () => {
   it.each([

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { and, eq, like, ne, sql } from "drizzle-orm";
 import { LIMITS } from "../../shared/limits";
 import { MSG } from "../../shared/messages";
-import { signUpSchema } from "../../shared/validation";
+import { signUpSchema } from "../../shared/validation.schemas";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import * as schema from "../db/schema/index";

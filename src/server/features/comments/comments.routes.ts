@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { commentSchema, POST_LIMITS } from "../../../shared/posts";
+import { POST_LIMITS } from "../../../shared/posts";
+import { commentSchema } from "../../../shared/posts.schemas";
 import type { AppContext } from "../../context";
 import { errorResponses } from "../../lib/schemas";
 import { createComment, deleteComment, findComments, toggleCommentLike, updateComment } from "./comments.service";

@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { FastifyReply } from "fastify";
 import { z } from "zod";
+import { CATEGORY_IDS, COMMUNITY_LIMITS } from "../../../shared/communities";
 import {
-  CATEGORY_IDS,
-  COMMUNITY_LIMITS,
   createCommunitySchema,
   postCategoriesSchema,
   updateCommunitySchema,
-} from "../../../shared/communities";
+} from "../../../shared/communities.schemas";
 import { MSG } from "../../../shared/messages";
 import { COMMUNITY_ROLES, PERMISSIONS, type Permission } from "../../../shared/roles";
 import type { AppContext } from "../../context";

@@ -1,11 +1,6 @@
 import { and, eq, inArray, ne, notInArray, sql } from "drizzle-orm";
-import {
-  COMMUNITY_LIMITS,
-  ONBOARDING_TASKS,
-  slugCandidate,
-  slugify,
-  type UpdateCommunityInput,
-} from "../../../shared/communities";
+import { COMMUNITY_LIMITS, ONBOARDING_TASKS, slugCandidate, slugify } from "../../../shared/communities";
+import { type UpdateCommunityInput } from "../../../shared/communities.schemas";
 import { MSG } from "../../../shared/messages";
 import { can, permissionsOf, type CommunityRole } from "../../../shared/roles";
 import type { AppContext, Viewer } from "../../context";

@@ -8,7 +8,7 @@ import {
   reorderSchema,
   updateCourseSchema,
   updateLessonSchema,
-} from "../../../shared/courses";
+} from "../../../shared/courses.schemas";
 import { COMMUNITY_ROLES } from "../../../shared/roles";
 import type { AppContext } from "../../context";
 import { errorResponses } from "../../lib/schemas";

@@ -1,10 +1,6 @@
 import { eq, sql } from "drizzle-orm";
-import {
-  COURSE_MESSAGES as CM,
-  DEFAULT_MODULE_TITLE,
-  type CreateCourseInput,
-  type CreateLessonInput,
-} from "../../../shared/courses";
+import { COURSE_MESSAGES as CM, DEFAULT_MODULE_TITLE } from "../../../shared/courses";
+import { type CreateCourseInput, type CreateLessonInput } from "../../../shared/courses.schemas";
 import { can, isRole, ROLE_RANK, type CommunityRole } from "../../../shared/roles";
 import type { AppContext, Viewer } from "../../context";
 import { boundSql, type Queryable } from "../../db/client";

@@ -2,7 +2,8 @@ import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { LIMITS } from "../../../shared/limits";
-import { createPostSchema, POST_LIMITS, updatePostSchema } from "../../../shared/posts";
+import { POST_LIMITS } from "../../../shared/posts";
+import { createPostSchema, updatePostSchema } from "../../../shared/posts.schemas";
 import { COMMUNITY_ROLES } from "../../../shared/roles";
 import type { AppContext } from "../../context";
 

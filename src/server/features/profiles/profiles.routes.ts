@@ -2,12 +2,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { LIMITS } from "../../../shared/limits";
 import { MSG } from "../../../shared/messages";
-import {
-  notificationSettingsSchema,
-  profileUpdateSchema,
-  USERNAME_RE,
-  normalizeUsername,
-} from "../../../shared/validation";
+import { USERNAME_RE, normalizeUsername } from "../../../shared/validation";
+import { notificationSettingsSchema, profileUpdateSchema } from "../../../shared/validation.schemas";
 import type { AppContext } from "../../context";
 import { isUsernameTaken } from "../../lib/auth";
 import { AppError } from "../../lib/errors";

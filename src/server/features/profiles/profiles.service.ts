@@ -3,7 +3,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import { LIMITS } from "../../../shared/limits";
 import { DEFAULT_COMMUNITY_FLAGS, type CommunityFlags } from "../../../shared/notifications";
 import { MSG } from "../../../shared/messages";
-import type { NotificationSettingsUpdate, ProfileUpdate } from "../../../shared/validation";
+import type { NotificationSettingsUpdate, ProfileUpdate } from "../../../shared/validation.schemas";
 import type { AppContext, Viewer } from "../../context";
 import type { Queryable } from "../../db/client";
 import { isUsernameTaken } from "../../lib/auth";

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { Suspense, useEffect, useRef } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { CATEGORY_IDS, type CommunityCategory, categoryLabel } from "../../../shared/communities";
 import { MSG } from "../../../shared/messages";
@@ -39,7 +39,11 @@ export function CreateRoute() {
   return (
     <>
       <Home categoryId={null} title="Create a community · Hearth" />
-      <CreateCommunityDialog open={signedIn} onOpenChange={(open) => !open && navigate("/")} />
+      {signedIn && (
+        <Suspense fallback={null}>
+          <CreateCommunityDialog open onOpenChange={(open) => !open && navigate("/")} />
+        </Suspense>
+      )}
     </>
   );
 }

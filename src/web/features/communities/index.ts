@@ -1,3 +1,4 @@
+import { lazy } from "react";
 export { communityQueryKeys, communityQueryOptions, fetchCommunity, useCommunity } from "./api/get-community";
 export type { CommunityView } from "./api/get-community";
 export { CommunityIcon } from "./components/community-icon";
@@ -12,6 +13,12 @@ export type { DirectoryCard, DirectoryFilters, DirectoryPage } from "./api/list-
 export { createCommunity, useCreateCommunityMutation } from "./api/create-community";
 export { CategoryChips } from "./components/category-chips";
 export { CommunityCard, CommunityCardSkeleton, CommunityCover, memberCountText } from "./components/community-card";
-export { CreateCommunityDialog } from "./components/create-community-dialog";
 export { Directory, NoCommunities } from "./components/directory";
 export { DirectorySearch } from "./components/directory-search";
+
+/** Loads with its form (react-hook-form, zod) when first shown; render it inside <Suspense>. */
+export const CreateCommunityDialog = lazy(() =>
+  import("./components/create-community-dialog").then(({ CreateCommunityDialog }) => ({
+    default: CreateCommunityDialog,
+  })),
+);

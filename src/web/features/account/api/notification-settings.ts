@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { NotificationSettingsUpdate } from "../../../../shared/validation";
+import type { NotificationSettingsUpdate } from "../../../../shared/validation.schemas";
 import { api, unwrap } from "../../../lib/api";
 import type { paths } from "../../../lib/api-types";
 

@@ -4,7 +4,7 @@ import { Controller, useForm, useWatch } from "react-hook-form";
 import type { z } from "zod";
 import { LANGUAGES, LIMITS, TIMEZONES } from "../../../../shared/limits";
 import { MSG } from "../../../../shared/messages";
-import { profileUpdateSchema } from "../../../../shared/validation";
+import { profileUpdateSchema } from "../../../../shared/validation.schemas";
 import { UsernameField } from "../../../components/username-field";
 import { Button } from "../../../components/ui/button";
 import { Field, TextareaField, TextField } from "../../../components/ui/field";

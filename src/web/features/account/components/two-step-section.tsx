@@ -1,7 +1,7 @@
 import { Check, Copy, ShieldCheck, ShieldOff, Smartphone } from "lucide-react";
 import QRCode from "qrcode";
 import { type FormEvent, type ReactNode, useEffect, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../../../lib/toast";
 import { Button } from "../../../components/ui/button";
 import { PasswordField, TextField } from "../../../components/ui/field";
 import { FormMessage } from "../../../components/ui/form-message";

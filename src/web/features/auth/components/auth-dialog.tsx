@@ -1,7 +1,7 @@
 import { MailCheck } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
-import { toast } from "sonner";
+import { toast } from "../../../lib/toast";
 import { safeRedirectPath } from "../../../../shared/safe-redirect";
 import { LogoMark } from "../../../components/layout/logo";
 import { Button } from "../../../components/ui/button";

@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
-import { emailSchema } from "../../../../shared/validation";
+import { emailSchema } from "../../../../shared/validation.schemas";
 import { Button } from "../../../components/ui/button";
 import { FormMessage } from "../../../components/ui/form-message";
 import { EmailField } from "../../../components/ui/field";

@@ -3,7 +3,7 @@ import { useForm, useWatch } from "react-hook-form";
 import type { z } from "zod";
 import { LIMITS } from "../../../../shared/limits";
 import { safeRedirectPath } from "../../../../shared/safe-redirect";
-import { signUpSchema } from "../../../../shared/validation";
+import { signUpSchema } from "../../../../shared/validation.schemas";
 import { UsernameField } from "../../../components/username-field";
 import { Button } from "../../../components/ui/button";
 import { FormMessage } from "../../../components/ui/form-message";

@@ -2,7 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm, useWatch } from "react-hook-form";
 import { useNavigate } from "react-router";
 import type { z } from "zod";
-import { createCommunitySchema } from "../../../../shared/communities";
+import { createCommunitySchema } from "../../../../shared/communities.schemas";
 import { LIMITS } from "../../../../shared/limits";
 import { MSG } from "../../../../shared/messages";
 import { Button } from "../../../components/ui/button";

@@ -2,7 +2,7 @@ import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import { TriangleAlert } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { useNavigate } from "react-router";
-import { toast } from "sonner";
+import { toast } from "../../../lib/toast";
 import { Button, buttonClasses } from "../../../components/ui/button";
 import { overlayClasses } from "../../../components/ui/dialog";
 import { TextField } from "../../../components/ui/field";

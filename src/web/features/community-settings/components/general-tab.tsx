@@ -2,7 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect, useMemo, useRef } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
-import { communityNameSchema, updateCommunitySchema } from "../../../../shared/communities";
+import { communityNameSchema, updateCommunitySchema } from "../../../../shared/communities.schemas";
 import { LIMITS } from "../../../../shared/limits";
 import { TextareaField, TextField } from "../../../components/ui/field";
 import { useFlashMessage } from "../../../lib/use-flash-message";

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { Navigate, useNavigate } from "react-router";
-import { toast } from "sonner";
+import { toast } from "../../../lib/toast";
 import { MSG } from "../../../../shared/messages";
 import { isManager } from "../../../../shared/roles";
 import { NotFoundView } from "../../../components/not-found-view";

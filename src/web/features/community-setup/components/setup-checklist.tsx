@@ -1,7 +1,7 @@
 import { ArrowRight, Check, ImagePlus, PenLine, Settings, Sparkles, UserPlus, Users } from "lucide-react";
 import { type ComponentType, type ReactNode, useRef, useState } from "react";
 import { Link } from "react-router";
-import { toast } from "sonner";
+import { toast } from "../../../lib/toast";
 import {
   ONBOARDING_INVITES_NEEDED,
   ONBOARDING_TASKS,

@@ -1,7 +1,7 @@
 import { Check, ClipboardList, Copy, Crown, Info, Link2, LogOut, Settings } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
-import { toast } from "sonner";
+import { toast } from "../../../lib/toast";
 import { ONBOARDING_TASKS, priceText } from "../../../../shared/communities";
 import { can, isRole } from "../../../../shared/roles";
 import { ConfirmDialog } from "../../../components/ui/alert-dialog";

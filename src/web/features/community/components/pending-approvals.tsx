@@ -12,7 +12,7 @@ import {
 } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
-import { toast } from "sonner";
+import { toast } from "../../../lib/toast";
 import { timeAgo } from "../../../../shared/format";
 import { can, isManager } from "../../../../shared/roles";
 import { ConfirmDialog } from "../../../components/ui/alert-dialog";

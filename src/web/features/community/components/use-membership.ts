@@ -1,5 +1,5 @@
 import { useLocation } from "react-router";
-import { toast } from "sonner";
+import { toast } from "../../../lib/toast";
 import { priceText } from "../../../../shared/communities";
 import { MSG } from "../../../../shared/messages";
 import { ApiError, errorMessage } from "../../../lib/api";

@@ -16,7 +16,7 @@ import {
 } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from "react-router";
-import { toast } from "sonner";
+import { toast } from "../../../lib/toast";
 import { COURSE_MESSAGES } from "../../../../shared/courses";
 import { ErrorFallback } from "../../../components/error-fallback";
 import { NotFoundView } from "../../../components/not-found-view";

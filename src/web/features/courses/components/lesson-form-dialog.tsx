@@ -1,7 +1,8 @@
 import { Film, Link2, Plus, Trash2, Upload } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
-import { toast } from "sonner";
-import { COURSE_LIMITS, COURSE_MESSAGES, createLessonSchema } from "../../../../shared/courses";
+import { toast } from "../../../lib/toast";
+import { COURSE_LIMITS, COURSE_MESSAGES } from "../../../../shared/courses";
+import { createLessonSchema } from "../../../../shared/courses.schemas";
 import { UPLOAD_MESSAGES } from "../../../../shared/uploads";
 import { Button } from "../../../components/ui/button";
 import { Dialog, DialogContent } from "../../../components/ui/dialog";

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from "react";
-import { toast } from "sonner";
-import { COURSE_LIMITS, moduleSchema } from "../../../../shared/courses";
+import { toast } from "../../../lib/toast";
+import { COURSE_LIMITS } from "../../../../shared/courses";
+import { moduleSchema } from "../../../../shared/courses.schemas";
 import { Button } from "../../../components/ui/button";
 import { Dialog, DialogContent } from "../../../components/ui/dialog";
 import { TextareaField, TextField } from "../../../components/ui/field";

@@ -1,6 +1,6 @@
 import { GraduationCap } from "lucide-react";
 import { useRef } from "react";
-import { toast } from "sonner";
+import { toast } from "../../../lib/toast";
 import { SimulatedCardForm } from "../../../components/simulated-card-form";
 import { Dialog, DialogContent } from "../../../components/ui/dialog";
 import { errorMessage } from "../../../lib/api";

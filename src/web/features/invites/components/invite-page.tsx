@@ -1,7 +1,7 @@
 import { Link2Off, Lock, MailOpen, RotateCw, ShieldOff } from "lucide-react";
 import { type ReactNode, useEffect } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
-import { toast } from "sonner";
+import { toast } from "../../../lib/toast";
 import { priceText } from "../../../../shared/communities";
 import { formatCount } from "../../../../shared/format";
 import { MSG } from "../../../../shared/messages";

@@ -1,5 +1,5 @@
 import { CheckCheck } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "../../../lib/toast";
 import { Button } from "../../../components/ui/button";
 import { errorMessage } from "../../../lib/api";
 import { useMarkAllNotificationsRead } from "../api/mark-all-read";

@@ -1,6 +1,6 @@
 import { Clock, LogIn, MessageCircle, RotateCw } from "lucide-react";
 import { type ReactNode, useMemo, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../../../lib/toast";
 import { can, type CommunityRole } from "../../../../shared/roles";
 import { ConfirmDialog } from "../../../components/ui/alert-dialog";
 import { Button } from "../../../components/ui/button";

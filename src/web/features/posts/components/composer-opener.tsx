@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../../../lib/toast";
 import { Avatar } from "../../../components/ui/avatar";
 import { Dialog, DialogContent, DialogTrigger } from "../../../components/ui/dialog";
 import { useMe } from "../../../lib/session";

@@ -1,7 +1,7 @@
 import { Bookmark, Heart, MessageCircle, Share2 } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { toast } from "sonner";
+import { toast } from "../../../lib/toast";
 import { MSG } from "../../../../shared/messages";
 import { errorMessage } from "../../../lib/api";
 import { cn } from "../../../lib/cn";

@@ -1,6 +1,6 @@
 import { Ellipsis, Pencil, Pin, PinOff, ShieldAlert, Trash2 } from "lucide-react";
 import { type FormEvent, useId, useRef, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../../../lib/toast";
 import { POST_LIMITS } from "../../../../shared/posts";
 import { can, type CommunityRole } from "../../../../shared/roles";
 import { ConfirmDialog } from "../../../components/ui/alert-dialog";

@@ -1,5 +1,5 @@
 import { Check, Clock } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "../../../lib/toast";
 import { errorMessage } from "../../../lib/api";
 import { cn } from "../../../lib/cn";
 import type { FeedPost } from "../api/post-keys";

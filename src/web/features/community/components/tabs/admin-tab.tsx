@@ -11,7 +11,7 @@ import {
   Users,
 } from "lucide-react";
 import type { ReactNode } from "react";
-import { toast } from "sonner";
+import { toast } from "../../../../lib/toast";
 import { formatCount, timeAgo } from "../../../../../shared/format";
 import { COMMUNITY_ROLES, isRole } from "../../../../../shared/roles";
 import { Avatar } from "../../../../components/ui/avatar";

@@ -2,7 +2,7 @@ import * as AlertDialogPrimitive from "@radix-ui/react-alert-dialog";
 import { Ban, MoreHorizontal, Search, UserMinus, Users } from "lucide-react";
 import { useId, useMemo, useState } from "react";
 import { Link } from "react-router";
-import { toast } from "sonner";
+import { toast } from "../../../../lib/toast";
 import { MSG } from "../../../../../shared/messages";
 import {
   assignableRoles,

@@ -1,0 +1,81 @@
+import { Bookmark, LogOut, Pencil, UserRound } from "lucide-react";
+import { useNavigate } from "react-router";
+import { Avatar } from "../components/ui/avatar";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "../components/ui/dropdown-menu";
+import { useSignOut } from "../features/auth";
+import { NotificationBell } from "../features/notifications";
+import { openEditProfile } from "../lib/edit-profile-events";
+import { type Me, useRefreshSession } from "../lib/session";
+import { toast } from "../lib/toast";
+
+/** The header's controls for someone signed in: the notification bell and the user menu. */
+export function SignedInControls({ me }: { me: Me }) {
+  return (
+    <>
+      <NotificationBell />
+      <UserMenu me={me} />
+    </>
+  );
+}
+
+function UserMenu({ me }: { me: Me }) {
+  const navigate = useNavigate();
+  const signOut = useSignOut();
+  const refreshSession = useRefreshSession();
+  const user = me.user!;
+  const profile = me.profile;
+  const name = profile?.full_name || user.name;
+
+  const onSignOut = () =>
+    signOut.mutate(undefined, {
+      onSuccess: async () => {
+        await refreshSession();
+        toast.success("You've been signed out.");
+      },
+      onError: (error) => toast.error(error.message),
+    });
+
+  return (
+    <DropdownMenu modal={false}>
+      <DropdownMenuTrigger
+        className="flex cursor-pointer items-center rounded-full ring-offset-2 transition-shadow hover:ring-2 hover:ring-brand-200 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+        aria-label="Open user menu"
+      >
+        <Avatar src={profile?.avatar_url} name={name} size="md" />
+      </DropdownMenuTrigger>
+      <DropdownMenuContent>
+        <DropdownMenuLabel>
+          <span className="block text-xs font-medium text-stone-600">Signed in as</span>
+          <span className="block truncate text-sm font-semibold text-stone-900">{user.email}</span>
+        </DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        {profile && (
+          <DropdownMenuItem onSelect={() => navigate(`/u/${encodeURIComponent(profile.username)}`)}>
+            <UserRound aria-hidden="true" />
+            View profile
+          </DropdownMenuItem>
+        )}
+        <DropdownMenuItem onSelect={() => openEditProfile()}>
+          <Pencil aria-hidden="true" />
+          Edit profile
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => navigate("/saved")}>
+          <Bookmark aria-hidden="true" />
+          Saved posts
+        </DropdownMenuItem>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={onSignOut}>
+          <LogOut aria-hidden="true" />
+          Sign out
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
