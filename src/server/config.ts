@@ -32,6 +32,7 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: bool.default(true),
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(0),
 });
 
 export type Config = {
@@ -54,6 +55,8 @@ export type Config = {
   serveWeb: boolean;
   /** S3-compatible storage; absent means local disk under DATA_DIR/media. */
   s3: S3Settings | undefined;
+  /** After SIGTERM, how long /api/ready answers 503 while requests are still served, before closing. */
+  shutdownDrainMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -112,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
             forcePathStyle: e.S3_FORCE_PATH_STYLE,
           }
         : undefined,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_SECONDS * 1000,
     ...overrides,
   };
 }

@@ -42,7 +42,7 @@ async function main() {
     const force = setTimeout(() => {
       log.error("Shutdown took too long; exiting");
       process.exit(1);
-    }, 20_000);
+    }, 20_000 + config.shutdownDrainMs);
     force.unref();
     try {
       await server.stop();
@@ -53,6 +53,10 @@ async function main() {
       process.exit(1);
     }
   };
+  // The bundled PostgreSQL package stops its databases on SIGINT/SIGTERM by itself and exits: that
+  // would cut the database from under requests in flight and from the readiness drain. Hearth's own
+  // shutdown stops it last (server.stop), so its handlers replace the package's.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.removeAllListeners(signal);
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }

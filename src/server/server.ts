@@ -4,6 +4,7 @@ import type { Config } from "./config";
 import { connectDatabase, type Database } from "./db/client";
 import { acquireDataDirLock, startEmbeddedPostgres, type EmbeddedDatabase } from "./db/embedded";
 import { migrateDatabase } from "./db/migrate";
+import { beginDraining } from "./features/health/readiness";
 import { createStorage } from "./lib/storage";
 import { seedDemo } from "./seed/seed";
 
@@ -47,6 +48,9 @@ export async function startServer(
       url: `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${port}`,
       stop: () =>
         (stopping ??= (async () => {
+          // Readiness fails first, so a load balancer sends new requests elsewhere before the port closes.
+          beginDraining(app.ctx);
+          if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
           await app.close();
           await db.close();
           await embedded?.stop();

@@ -7,7 +7,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness and database check */
+        /**
+         * Liveness and database check
+         * @description 200 while the process runs and reaches PostgreSQL, 503 (degraded) when PostgreSQL does not answer. For load balancers deciding where to send traffic use /api/ready.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -42,6 +45,80 @@ export interface paths {
                             status: "degraded";
                             /** @enum {string} */
                             database: "unreachable";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: may this process take traffic?
+         * @description 200 only when PostgreSQL answers within a second, every migration of this version is applied, media storage is reachable and the process is not shutting down (after SIGTERM it answers 503 while it finishes what it has). 503 names the check that failed.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "ready";
+                            checks: {
+                                /** @enum {string} */
+                                database: "ok" | "unreachable" | "timeout";
+                                /** @enum {string} */
+                                migrations: "ok" | "pending" | "unknown";
+                                /** @enum {string} */
+                                storage: "ok" | "unavailable" | "timeout";
+                                /** @enum {string} */
+                                shutdown: "ok" | "draining";
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "not_ready";
+                            checks: {
+                                /** @enum {string} */
+                                database: "ok" | "unreachable" | "timeout";
+                                /** @enum {string} */
+                                migrations: "ok" | "pending" | "unknown";
+                                /** @enum {string} */
+                                storage: "ok" | "unavailable" | "timeout";
+                                /** @enum {string} */
+                                shutdown: "ok" | "draining";
+                            };
                         };
                     };
                 };

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "../../context";
+import { readiness } from "./readiness";
 
 export const healthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
@@ -10,6 +11,9 @@ export const healthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
       schema: {
         tags: ["health"],
         summary: "Liveness and database check",
+        description:
+          "200 while the process runs and reaches PostgreSQL, 503 (degraded) when PostgreSQL does not answer. " +
+          "For load balancers deciding where to send traffic use /api/ready.",
         response: {
           200: z.object({ status: z.literal("ok"), database: z.literal("ok") }),
           503: z.object({ status: z.literal("degraded"), database: z.literal("unreachable") }),
@@ -23,6 +27,35 @@ export const healthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
       } catch {
         return reply.status(503).send({ status: "degraded" as const, database: "unreachable" as const });
       }
+    },
+  );
+  const checks = z.object({
+    database: z.enum(["ok", "unreachable", "timeout"]),
+    migrations: z.enum(["ok", "pending", "unknown"]),
+    storage: z.enum(["ok", "unavailable", "timeout"]),
+    shutdown: z.enum(["ok", "draining"]),
+  });
+  app.get(
+    "/api/ready",
+    {
+      schema: {
+        tags: ["health"],
+        summary: "Readiness: may this process take traffic?",
+        description:
+          "200 only when PostgreSQL answers within a second, every migration of this version is applied, " +
+          "media storage is reachable and the process is not shutting down (after SIGTERM it answers 503 " +
+          "while it finishes what it has). 503 names the check that failed.",
+        response: {
+          200: z.object({ status: z.literal("ready"), checks }),
+          503: z.object({ status: z.literal("not_ready"), checks }),
+        },
+      },
+    },
+    async (_req, reply) => {
+      const result = await readiness(ctx);
+      reply.header("cache-control", "no-store");
+      if (result.ready) return { status: "ready" as const, checks: result.checks };
+      return reply.status(503).send({ status: "not_ready" as const, checks: result.checks });
     },
   );
 };
