@@ -46,7 +46,10 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       const etag = etagOf(key);
       reply
         .header("x-content-type-options", "nosniff")
-        .header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+        .header(
+          "content-security-policy",
+          "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; sandbox",
+        )
         .header("cross-origin-resource-policy", "same-origin")
         .header("vary", "Cookie")
         .header("cache-control", access === "public" ? "public, max-age=31536000, immutable" : "private, no-cache")
