@@ -16,6 +16,14 @@ const MESSAGES_BY_CODE: Record<string, Record<string, string>> = {
 
 const REDIRECT_PARAMS = ["callbackURL", "redirectTo", "errorCallbackURL", "newUserCallbackURL"] as const;
 
+/**
+ * Answers that must not tell whether an email has an account take at least this long: behind the
+ * same answer, sign-up creates an account or only mails the owner, and a reset request stores a
+ * token or nothing, which would otherwise show in the response time (Better Auth pads
+ * send-verification-email the same way).
+ */
+export const UNIFORM_ANSWER_MS: Record<string, number> = { "/sign-up/email": 150, "/request-password-reset": 150 };
+
 type Limit = { rule: RateRule; key: (ip: string, body: Record<string, unknown>) => string | null };
 const LIMITS_BY_PATH: Record<string, Limit[]> = {
   "/sign-in/email": [
@@ -53,6 +61,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     url: "/api/auth/*",
     schema: { hide: true },
     handler: async (request, reply) => {
+      const started = performance.now();
       const [rawPath, query = ""] = request.url.slice("/api/auth".length).split("?");
       const subPath = rawPath.startsWith("/reset-password/") ? "/reset-password/token" : rawPath;
       let body = (request.body && typeof request.body === "object" ? request.body : {}) as Record<string, unknown>;
@@ -95,6 +104,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
       );
 
       if (before) ctx.viewer.evictUser(before.id);
+      const wait = (UNIFORM_ANSWER_MS[subPath] ?? 0) - (performance.now() - started);
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       reply.status(res.status);
       res.headers.forEach((value, key) => {
         if (key !== "set-cookie" && key !== "content-length" && key !== "content-encoding") reply.header(key, value);
