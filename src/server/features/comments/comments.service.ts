@@ -167,8 +167,11 @@ export async function updateComment({
   commentId: string;
   content: string;
 }) {
-  const { comment } = await requireComment(ctx, viewer, commentId);
-  if (comment.authorId !== viewer.id) throw new AppError("FORBIDDEN", MSG.insufficientPermissions);
+  const { comment, access } = await requireComment(ctx, viewer, commentId);
+  // Like a post (SPEC §6 edit_own_post): the author, while still a member who may write there.
+  if (comment.authorId !== viewer.id || !can(access.role, "edit_own_post")) {
+    throw new AppError("FORBIDDEN", MSG.insufficientPermissions);
+  }
   await ctx.db
     .update(comments)
     .set({ content, isEdited: true, updatedAt: new Date() })
@@ -176,7 +179,7 @@ export async function updateComment({
   return { id: commentId, content, is_edited: true };
 }
 
-/** Your own comments; moderators and up delete any. */
+/** Your own comments (delete_own_post, as for posts); moderators and up delete any. */
 export async function deleteComment({
   ctx,
   viewer,
@@ -187,7 +190,8 @@ export async function deleteComment({
   commentId: string;
 }) {
   const { comment, access } = await requireComment(ctx, viewer, commentId);
-  if (comment.authorId !== viewer.id && !can(access.role, "delete_any_post")) {
+  const own = comment.authorId === viewer.id && can(access.role, "delete_own_post");
+  if (!own && !can(access.role, "delete_any_post")) {
     throw new AppError("FORBIDDEN", MSG.insufficientPermissions);
   }
   await ctx.db.transaction(async (tx) => {

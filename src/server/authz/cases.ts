@@ -1,0 +1,785 @@
+/**
+ * How each entry of the expected table is asked (which request, on which object of the cell's
+ * world) and what an allowed answer must show. The expected outcome itself is in expected.ts.
+ */
+import { randomUUID } from "node:crypto";
+import { expect } from "vitest";
+import { unsubscribeToken } from "../lib/notifications";
+import type { TestApp } from "../test/harness";
+import { ROLE_IN_WORLD, type Actor, type Users, type World } from "./fixtures";
+
+export type Req = {
+  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+  url: string;
+  body?: unknown;
+  /** A multipart upload (text fields first, then the file in `file`). */
+  file?: { name: string; type: string; data: Buffer; fields?: Record<string, string> };
+  /** The socket's address (default: loopback, as inject() sends). */
+  remoteAddress?: string;
+  /** A Server-Sent Events stream, read over a real connection. */
+  stream?: true;
+};
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Res = { status: number; text: string; json: any };
+
+export type CaseContext = { t: TestApp; users: Users; png: Buffer; svg: Buffer };
+
+export type Case = {
+  request: (w: World, actor: Actor, c: CaseContext) => Req;
+  /** Runs before the cell's request (not before the request for a missing id). */
+  prepare?: (w: World, c: CaseContext) => Promise<void>;
+  /** Checks an allowed answer (label: the part of the table's token after ":"). */
+  allowed?: (res: Res, ctx: { w: World; actor: Actor; label: string | null; c: CaseContext }) => unknown;
+};
+
+const own = (w: World) => w.posts.own ?? w.posts.pub;
+const ownComment = (w: World) => w.comments.own ?? w.comments.other;
+const idsOf = (items: { id: string }[]) => items.map((i) => i.id);
+const userId = (c: CaseContext, actor: Actor) => (actor === "anonymous" ? null : c.users[actor].id);
+const q = async <T>(c: CaseContext, text: string, values: unknown[]) =>
+  (await c.t.database.pool.query(text, values)).rows as T[];
+
+const roleOf = async (c: CaseContext, communityId: string, uid: string) =>
+  (
+    await q<{ role: string }>(c, "SELECT role FROM community_members WHERE community_id = $1 AND user_id = $2", [
+      communityId,
+      uid,
+    ])
+  )[0]?.role ?? null;
+
+const png = (c: CaseContext, fields?: Record<string, string>) => ({
+  name: "picture.png",
+  type: "image/png",
+  data: c.png,
+  fields,
+});
+
+/** Manager routes on a course: the answer is the course page. */
+const coursePage = (res: Res, w: World) => expect(res.json.course.id).toBe(w.courses.free.id);
+
+export const CASES: Record<string, Case> = {
+  "GET /api/health": {
+    request: () => ({ method: "GET", url: "/api/health" }),
+    allowed: (res) => expect(res.json.status).toBe("ok"),
+  },
+  "GET /api/ready": {
+    request: () => ({ method: "GET", url: "/api/ready" }),
+    allowed: (res) => expect(res.json.status).toBe("ready"),
+  },
+  "GET /api/config": {
+    request: () => ({ method: "GET", url: "/api/config" }),
+    allowed: (res) => expect(typeof res.json).toBe("object"),
+  },
+  "GET /api/me": {
+    request: () => ({ method: "GET", url: "/api/me" }),
+    allowed: (res, { actor, label, c }) =>
+      label === "none" ? expect(res.json.user).toBeNull() : expect(res.json.user.id).toBe(userId(c, actor)),
+  },
+  "PATCH /api/me/profile": {
+    request: (w) => ({ method: "PATCH", url: "/api/me/profile", body: { headline: `Headline ${w.token}` } }),
+    allowed: (res, { w, actor, c }) => {
+      expect(res.json.user_id).toBe(userId(c, actor));
+      expect(res.json.headline).toBe(`Headline ${w.token}`);
+    },
+  },
+  "GET /api/profiles/username-available": {
+    request: (_w, _a, c) => ({
+      method: "GET",
+      url: `/api/profiles/username-available?username=${c.users.author.username}`,
+    }),
+    allowed: (res) => expect(res.json.available).toBe(false),
+  },
+  "GET /api/profiles/{username}": {
+    request: (_w, _a, c) => ({ method: "GET", url: `/api/profiles/${c.users.author.username}` }),
+    allowed: (res, { c }) => {
+      expect(res.json.username).toBe(c.users.author.username);
+      // Not made public: nobody sees the email.
+      expect(res.json.email).toBeNull();
+      expect(res.text).not.toContain(c.users.author.email);
+    },
+  },
+  "POST /api/me/avatar": {
+    request: (_w, _a, c) => ({ method: "POST", url: "/api/me/avatar", file: png(c) }),
+    allowed: (res, { actor, c }) => expect(res.json.url).toContain(`user-avatars/${userId(c, actor)}/`),
+  },
+  "DELETE /api/me/avatar": { request: () => ({ method: "DELETE", url: "/api/me/avatar" }) },
+  "GET /api/me/notification-settings": {
+    request: () => ({ method: "GET", url: "/api/me/notification-settings" }),
+    allowed: (res, { w, label }) => {
+      const listed = idsOf(res.json.communities).includes(w.communityId);
+      expect(listed, "the world's community in the list").toBe(label === "listed");
+      if (!listed) expect(res.text).not.toContain(w.token);
+    },
+  },
+  "PATCH /api/me/notification-settings": {
+    request: (w) => ({
+      method: "PATCH",
+      url: "/api/me/notification-settings",
+      body: { community_settings: { [w.communityId]: { posts: false } } },
+    }),
+    allowed: (res, { w }) => expect(res.json.community_settings[w.communityId].posts).toBe(false),
+  },
+  "GET /api/me/factors": {
+    request: () => ({ method: "GET", url: "/api/me/factors" }),
+    allowed: (res) => expect(Array.isArray(res.json.factors)).toBe(true),
+  },
+  "PUT /api/me/factors/totp": {
+    request: () => ({ method: "PUT", url: "/api/me/factors/totp", body: { friendly_name: "Phone" } }),
+    allowed: (res) => expect(res.json.friendly_name).toBe("Phone"),
+  },
+
+  // Communities ------------------------------------------------------------------------------
+  "GET /api/communities": {
+    request: (w) => ({ method: "GET", url: `/api/communities?q=${w.token}` }),
+    allowed: (res, { w, label }) => {
+      expect(idsOf(res.json.items).includes(w.communityId), "listed in the directory").toBe(label === "listed");
+      if (label !== "listed") expect(res.text).not.toContain(w.token);
+    },
+  },
+  "POST /api/communities": {
+    request: (w) => ({ method: "POST", url: "/api/communities", body: { name: `New ${w.token}` } }),
+    allowed: async (res, { actor, c }) => expect(await roleOf(c, res.json.id, userId(c, actor)!)).toBe("owner"),
+  },
+  "GET /api/communities/{communityId}": {
+    request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}` }),
+    allowed: (res, { w, actor, label }) => {
+      expect(res.json.id).toBe(w.communityId);
+      expect(res.json.name).toBe(w.name);
+      expect(res.json.viewer.role).toBe(actor === "anonymous" ? null : ROLE_IN_WORLD[actor]);
+      expect(res.json.invite_code).toBe(label === "invite" ? w.inviteCode : null);
+      if (label !== "invite") expect(res.text).not.toContain(w.inviteCode);
+    },
+  },
+  "PATCH /api/communities/{communityId}": {
+    request: (w) => ({ method: "PATCH", url: `/api/communities/${w.communityId}`, body: { tagline: `T ${w.token}` } }),
+    allowed: (res, { w }) => expect(res.json.tagline).toBe(`T ${w.token}`),
+  },
+  "DELETE /api/communities/{communityId}": {
+    request: (w) => ({ method: "DELETE", url: `/api/communities/${w.communityId}` }),
+    allowed: async (_res, { w, c }) =>
+      expect(await q(c, "SELECT 1 FROM communities WHERE id = $1", [w.communityId])).toHaveLength(0),
+  },
+  "POST /api/communities/{communityId}/invite/regenerate": {
+    request: (w) => ({ method: "POST", url: `/api/communities/${w.communityId}/invite/regenerate` }),
+    allowed: (res, { w }) => {
+      expect(res.json.invite_code).toEqual(expect.any(String));
+      expect(res.json.invite_code).not.toBe(w.inviteCode);
+    },
+  },
+  "GET /api/communities/{communityId}/categories": {
+    request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/categories` }),
+    allowed: (res, { w }) => expect(idsOf(res.json)).toEqual([w.categoryId]),
+  },
+  "PUT /api/communities/{communityId}/categories": {
+    request: (w) => ({
+      method: "PUT",
+      url: `/api/communities/${w.communityId}/categories`,
+      body: { categories: [{ id: w.categoryId, name: "Renamed", emoji: "" }] },
+    }),
+    allowed: (res) => expect(res.json.map((x: { name: string }) => x.name)).toEqual(["Renamed"]),
+  },
+  "POST /api/communities/{communityId}/icon": {
+    request: (w, _a, c) => ({
+      method: "POST",
+      url: `/api/communities/${w.communityId}/icon`,
+      file: { name: "icon.svg", type: "image/svg+xml", data: c.svg },
+    }),
+    allowed: (res, { w }) => expect(res.json.path).toContain(`community-assets/${w.communityId}/icon-`),
+  },
+  "POST /api/communities/{communityId}/cover": {
+    request: (w, _a, c) => ({ method: "POST", url: `/api/communities/${w.communityId}/cover`, file: png(c) }),
+    allowed: (res, { w }) => expect(res.json.url).toContain(`community-assets/${w.communityId}/cover-`),
+  },
+  "GET /api/communities/{communityId}/stats": {
+    request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/stats` }),
+    // owner, admin, admin2, moderator, member, author, target, guest
+    allowed: (res) => expect(res.json.total_members).toBe(8),
+  },
+
+  // Membership -------------------------------------------------------------------------------
+  "POST /api/communities/{communityId}/join": {
+    request: (w) => ({ method: "POST", url: `/api/communities/${w.communityId}/join` }),
+    allowed: async (res, { w, actor, label, c }) => {
+      expect(res.json.joined).toBe(label === "joined");
+      expect(res.json.role).toBe(label === "joined" ? "member" : ROLE_IN_WORLD[actor as keyof typeof ROLE_IN_WORLD]);
+      expect(await roleOf(c, w.communityId, userId(c, actor)!)).toBe(res.json.role);
+    },
+  },
+  "POST /api/communities/{communityId}/leave": {
+    request: (w) => ({ method: "POST", url: `/api/communities/${w.communityId}/leave` }),
+    allowed: async (_res, { w, actor, c }) => expect(await roleOf(c, w.communityId, userId(c, actor)!)).toBeNull(),
+  },
+  "GET /api/communities/{communityId}/members": {
+    request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/members` }),
+    allowed: (res, { actor, c }) => {
+      expect(res.json.items.map((m: { user_id: string }) => m.user_id)).toContain(c.users.target.id);
+      expect(res.json.viewer_role).toBe(ROLE_IN_WORLD[actor as keyof typeof ROLE_IN_WORLD]);
+    },
+  },
+  "PATCH /api/communities/{communityId}/members/{userId}": {
+    request: (w, _a, c) => ({
+      method: "PATCH",
+      url: `/api/communities/${w.communityId}/members/${c.users.target.id}`,
+      body: { role: "moderator" },
+    }),
+    allowed: async (_res, { w, c }) => expect(await roleOf(c, w.communityId, c.users.target.id)).toBe("moderator"),
+  },
+  "PATCH /api/communities/{communityId}/members/{userId} · the owner's role": {
+    request: (w, _a, c) => ({
+      method: "PATCH",
+      url: `/api/communities/${w.communityId}/members/${c.users.owner.id}`,
+      body: { role: "member" },
+    }),
+  },
+  "PATCH /api/communities/{communityId}/members/{userId} · to owner": {
+    request: (w, _a, c) => ({
+      method: "PATCH",
+      url: `/api/communities/${w.communityId}/members/${c.users.target.id}`,
+      body: { role: "owner" },
+    }),
+    allowed: async (_res, { w, c }) => expect(await roleOf(c, w.communityId, c.users.target.id)).toBe("owner"),
+  },
+  "PATCH /api/communities/{communityId}/members/{userId} · another admin": {
+    request: (w, _a, c) => ({
+      method: "PATCH",
+      url: `/api/communities/${w.communityId}/members/${c.users.admin2.id}`,
+      body: { role: "member" },
+    }),
+    allowed: async (_res, { w, c }) => expect(await roleOf(c, w.communityId, c.users.admin2.id)).toBe("member"),
+  },
+  "DELETE /api/communities/{communityId}/members/{userId}": {
+    request: (w, _a, c) => ({
+      method: "DELETE",
+      url: `/api/communities/${w.communityId}/members/${c.users.target.id}`,
+    }),
+    allowed: async (_res, { w, c }) => expect(await roleOf(c, w.communityId, c.users.target.id)).toBeNull(),
+  },
+  "DELETE /api/communities/{communityId}/members/{userId} · another admin": {
+    request: (w, _a, c) => ({
+      method: "DELETE",
+      url: `/api/communities/${w.communityId}/members/${c.users.admin2.id}`,
+    }),
+    allowed: async (_res, { w, c }) => expect(await roleOf(c, w.communityId, c.users.admin2.id)).toBeNull(),
+  },
+  "GET /api/communities/{communityId}/bans": {
+    request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/bans` }),
+    allowed: (res, { c }) => expect(res.json.map((b: { user_id: string }) => b.user_id)).toEqual([c.users.banned.id]),
+  },
+  "POST /api/communities/{communityId}/bans": {
+    request: (w, _a, c) => ({
+      method: "POST",
+      url: `/api/communities/${w.communityId}/bans`,
+      body: { user_id: c.users.target.id },
+    }),
+    allowed: async (_res, { w, c }) => {
+      expect(await roleOf(c, w.communityId, c.users.target.id)).toBeNull();
+      expect(
+        await q(c, "SELECT 1 FROM community_bans WHERE community_id = $1 AND user_id = $2", [
+          w.communityId,
+          c.users.target.id,
+        ]),
+      ).toHaveLength(1);
+    },
+  },
+  "POST /api/communities/{communityId}/bans · the owner": {
+    request: (w, _a, c) => ({
+      method: "POST",
+      url: `/api/communities/${w.communityId}/bans`,
+      body: { user_id: c.users.owner.id },
+    }),
+  },
+  "DELETE /api/communities/{communityId}/bans/{userId}": {
+    request: (w, _a, c) => ({ method: "DELETE", url: `/api/communities/${w.communityId}/bans/${c.users.banned.id}` }),
+    allowed: async (_res, { w, c }) =>
+      expect(
+        await q(c, "SELECT 1 FROM community_bans WHERE community_id = $1 AND user_id = $2", [
+          w.communityId,
+          c.users.banned.id,
+        ]),
+      ).toHaveLength(0),
+  },
+
+  // Invites ----------------------------------------------------------------------------------
+  "GET /api/invites/{inviteCode}": {
+    request: (w) => ({ method: "GET", url: `/api/invites/${w.inviteCode}` }),
+    allowed: (res, { w, actor }) => {
+      expect(res.json.community.id).toBe(w.communityId);
+      expect(res.json.viewer_role).toBe(actor === "anonymous" ? null : ROLE_IN_WORLD[actor]);
+    },
+  },
+  "POST /api/invites/{inviteCode}/accept": {
+    request: (w) => ({ method: "POST", url: `/api/invites/${w.inviteCode}/accept` }),
+    allowed: async (res, { w, actor, c }) => {
+      expect(res.json.community.id).toBe(w.communityId);
+      expect(await roleOf(c, w.communityId, userId(c, actor)!)).toBe("member");
+    },
+  },
+
+  // Posts ------------------------------------------------------------------------------------
+  "GET /api/communities/{communityId}/posts": {
+    request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/posts` }),
+    allowed: (res, { w, label }) => {
+      const ids = idsOf(res.json.items);
+      expect(ids).toContain(w.posts.pub);
+      expect(ids.includes(w.posts.members), "members-only post shown").toBe(label !== "public");
+      expect(ids.includes(w.posts.admins), "admins-only post shown").toBe(label === "all");
+      expect(ids, "someone else's pending post").not.toContain(w.posts.pending);
+    },
+  },
+  "POST /api/communities/{communityId}/posts": {
+    request: (w) => ({
+      method: "POST",
+      url: `/api/communities/${w.communityId}/posts`,
+      body: { content: `Hi ${w.token}` },
+    }),
+    allowed: async (res, { w, actor, c }) => {
+      expect(res.json.content).toBe(`Hi ${w.token}`);
+      expect(await roleOf(c, w.communityId, userId(c, actor)!)).not.toBeNull();
+    },
+  },
+  "GET /api/communities/{communityId}/posts/pending": {
+    request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/posts/pending` }),
+    allowed: (res, { w }) => expect(idsOf(res.json)).toEqual([w.posts.pending]),
+  },
+  "POST /api/communities/{communityId}/media": {
+    request: (w, _a, c) => ({ method: "POST", url: `/api/communities/${w.communityId}/media`, file: png(c) }),
+    allowed: (res, { w }) => expect(res.json.url).toContain(`community-assets/${w.communityId}/posts/`),
+  },
+  "GET /api/posts/{postId}": {
+    request: (w) => ({ method: "GET", url: `/api/posts/${w.posts.pub}` }),
+    allowed: (res, { w }) => expect(res.json.post.id).toBe(w.posts.pub),
+  },
+  "GET /api/posts/{postId} · members only": {
+    request: (w) => ({ method: "GET", url: `/api/posts/${w.posts.members}` }),
+    allowed: (res, { w }) => expect(res.json.post.id).toBe(w.posts.members),
+  },
+  "GET /api/posts/{postId} · admins only": {
+    request: (w) => ({ method: "GET", url: `/api/posts/${w.posts.admins}` }),
+    allowed: (res, { w }) => expect(res.json.post.id).toBe(w.posts.admins),
+  },
+  "GET /api/posts/{postId} · pending": {
+    request: (w) => ({ method: "GET", url: `/api/posts/${w.posts.pending}` }),
+    allowed: (res, { w }) => expect(res.json.post.id).toBe(w.posts.pending),
+  },
+  "PATCH /api/posts/{postId}": {
+    request: (w) => ({ method: "PATCH", url: `/api/posts/${own(w)}`, body: { content: `Edited ${w.token}` } }),
+    allowed: (res, { w }) => expect(res.json.content).toBe(`Edited ${w.token}`),
+  },
+  "PATCH /api/posts/{postId} · someone else's": {
+    request: (w) => ({ method: "PATCH", url: `/api/posts/${w.posts.pub}`, body: { content: `Edited ${w.token}` } }),
+  },
+  "DELETE /api/posts/{postId}": {
+    request: (w) => ({ method: "DELETE", url: `/api/posts/${own(w)}` }),
+    allowed: async (_res, { w, c }) =>
+      expect(await q(c, "SELECT 1 FROM posts WHERE id = $1 AND deleted_at IS NOT NULL", [own(w)])).toHaveLength(1),
+  },
+  "DELETE /api/posts/{postId} · someone else's": {
+    request: (w) => ({ method: "DELETE", url: `/api/posts/${w.posts.pub}` }),
+    allowed: async (_res, { w, c }) =>
+      expect(await q(c, "SELECT 1 FROM posts WHERE id = $1 AND deleted_at IS NOT NULL", [w.posts.pub])).toHaveLength(1),
+  },
+  "POST /api/posts/{postId}/like": {
+    request: (w) => ({ method: "POST", url: `/api/posts/${w.posts.pub}/like` }),
+    allowed: (res) => expect(res.json).toEqual({ liked: true, likes_count: 1 }),
+  },
+  "POST /api/posts/{postId}/save": {
+    request: (w) => ({ method: "POST", url: `/api/posts/${w.posts.poll}/save` }),
+    allowed: (res) => expect(res.json.saved).toBe(true),
+  },
+  "POST /api/posts/{postId}/share": {
+    request: (w) => ({ method: "POST", url: `/api/posts/${w.posts.pub}/share` }),
+    allowed: (res) => expect(res.json.share_count).toBe(1),
+  },
+  "POST /api/posts/{postId}/vote": {
+    request: (w) => ({ method: "POST", url: `/api/posts/${w.posts.poll}/vote`, body: { option_index: 0 } }),
+    allowed: (res) => {
+      expect(res.json.user_vote_index).toBe(0);
+      expect(res.json.poll.total_votes).toBe(1);
+    },
+  },
+  "POST /api/posts/{postId}/pin": {
+    request: (w) => ({ method: "POST", url: `/api/posts/${w.posts.pub}/pin`, body: { pinned: true } }),
+    allowed: (res) => expect(res.json.is_pinned).toBe(true),
+  },
+  "POST /api/posts/{postId}/review": {
+    request: (w) => ({ method: "POST", url: `/api/posts/${w.posts.pending}/review`, body: { approve: true } }),
+    allowed: (res, { w }) => expect(res.json).toEqual({ id: w.posts.pending, approved: true }),
+  },
+  "POST /api/posts/{postId}/warn": {
+    request: (w) => ({ method: "POST", url: `/api/posts/${w.posts.pub}/warn`, body: { reason: "Be kind" } }),
+    allowed: async (res, { w, c }) => {
+      expect(res.json.warned).toBe(true);
+      expect(await q(c, "SELECT 1 FROM user_warnings WHERE post_id = $1", [w.posts.pub])).toHaveLength(1);
+    },
+  },
+  "GET /api/me/saved": {
+    request: () => ({ method: "GET", url: "/api/me/saved" }),
+    allowed: (res, { w, label }) => {
+      const ids = idsOf(res.json.items);
+      expect(ids.includes(w.posts.pub), "the saved public post").toBe(label === "public" || label === "both");
+      expect(ids.includes(w.posts.members), "the saved members-only post").toBe(label === "both");
+      if (label === "none") expect(res.text).not.toContain(w.token);
+    },
+  },
+
+  // Comments ---------------------------------------------------------------------------------
+  "GET /api/posts/{postId}/comments": {
+    request: (w) => ({ method: "GET", url: `/api/posts/${w.posts.pub}/comments` }),
+    allowed: (res, { w }) => expect(idsOf(res.json)).toContain(w.comments.other),
+  },
+  "POST /api/posts/{postId}/comments": {
+    request: (w) => ({ method: "POST", url: `/api/posts/${w.posts.pub}/comments`, body: { content: `Re ${w.token}` } }),
+    allowed: (res, { w }) => expect(res.json.content).toBe(`Re ${w.token}`),
+  },
+  "PATCH /api/comments/{commentId}": {
+    request: (w) => ({
+      method: "PATCH",
+      url: `/api/comments/${ownComment(w)}`,
+      body: { content: `Edited ${w.token}` },
+    }),
+    allowed: (res, { w }) => expect(res.json.content).toBe(`Edited ${w.token}`),
+  },
+  "PATCH /api/comments/{commentId} · someone else's": {
+    request: (w) => ({
+      method: "PATCH",
+      url: `/api/comments/${w.comments.other}`,
+      body: { content: `Edited ${w.token}` },
+    }),
+  },
+  "DELETE /api/comments/{commentId}": {
+    request: (w) => ({ method: "DELETE", url: `/api/comments/${ownComment(w)}` }),
+    allowed: async (_res, { w, c }) =>
+      expect(
+        await q(c, "SELECT 1 FROM comments WHERE id = $1 AND deleted_at IS NOT NULL", [ownComment(w)]),
+      ).toHaveLength(1),
+  },
+  "DELETE /api/comments/{commentId} · someone else's": {
+    request: (w) => ({ method: "DELETE", url: `/api/comments/${w.comments.other}` }),
+    allowed: async (_res, { w, c }) =>
+      expect(
+        await q(c, "SELECT 1 FROM comments WHERE id = $1 AND deleted_at IS NOT NULL", [w.comments.other]),
+      ).toHaveLength(1),
+  },
+  "POST /api/comments/{commentId}/like": {
+    request: (w) => ({ method: "POST", url: `/api/comments/${w.comments.other}/like` }),
+    allowed: (res) => expect(res.json).toEqual({ liked: true, likes_count: 1 }),
+  },
+  "GET /api/communities/{communityId}/leaderboard": {
+    request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/leaderboard` }),
+    allowed: (res) => expect(Array.isArray(res.json.items)).toBe(true),
+  },
+
+  // Uploads ----------------------------------------------------------------------------------
+  "POST /api/upload": {
+    request: (_w, _a, c) => ({ method: "POST", url: "/api/upload", file: png(c) }),
+    allowed: (res, { actor, c }) => expect(res.json.url).toContain(`user-uploads/${userId(c, actor)}/`),
+  },
+  "POST /api/upload · a post file of the community": {
+    request: (w, _a, c) => ({
+      method: "POST",
+      url: "/api/upload",
+      file: png(c, { communityId: w.communityId, uploadType: "posts" }),
+    }),
+    allowed: (res, { w }) => expect(res.json.url).toContain(`community-assets/${w.communityId}/posts/`),
+  },
+  "POST /api/upload · a course file of the community": {
+    request: (w, _a, c) => ({
+      method: "POST",
+      url: "/api/upload",
+      file: png(c, { communityId: w.communityId, uploadType: "courses" }),
+    }),
+    allowed: (res, { w }) => expect(res.json.url).toContain(`community-assets/${w.communityId}/courses/`),
+  },
+  "GET /api/upload/health": {
+    request: () => ({ method: "GET", url: "/api/upload/health" }),
+    allowed: (res) => expect(res.json.ok).toBe(true),
+  },
+  "POST /api/upload/presigned-url": {
+    request: (w) => ({
+      method: "POST",
+      url: "/api/upload/presigned-url",
+      body: {
+        fileName: "clip.mp4",
+        fileType: "video/mp4",
+        communityId: w.communityId,
+        uploadType: "posts",
+        fileSize: 1000,
+      },
+    }),
+    allowed: (res, { w }) => expect(res.json.key).toContain(`community-assets/${w.communityId}/posts/`),
+  },
+  "POST /api/upload/presigned-url · a course file": {
+    request: (w) => ({
+      method: "POST",
+      url: "/api/upload/presigned-url",
+      body: {
+        fileName: "clip.mp4",
+        fileType: "video/mp4",
+        communityId: w.communityId,
+        uploadType: "courses",
+        fileSize: 1000,
+      },
+    }),
+    allowed: (res, { w }) => expect(res.json.key).toContain(`community-assets/${w.communityId}/courses/`),
+  },
+  "POST /api/upload/complete": {
+    request: (w) => ({ method: "POST", url: "/api/upload/complete", body: { key: w.pendingUploadKey } }),
+  },
+
+  // Courses ----------------------------------------------------------------------------------
+  "GET /api/communities/{communityId}/courses": {
+    request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/courses` }),
+    allowed: (res, { w, label }) => {
+      const ids = idsOf(res.json.items);
+      expect(ids).toEqual(expect.arrayContaining([w.courses.free.id, w.courses.paid.id]));
+      expect(ids.includes(w.courses.draft.id), "the draft listed").toBe(label === "drafts");
+      expect(res.json.can_manage).toBe(label === "drafts");
+    },
+  },
+  "POST /api/communities/{communityId}/courses": {
+    request: (w) => ({
+      method: "POST",
+      url: `/api/communities/${w.communityId}/courses`,
+      body: { title: `Course ${w.token}`, description: "About it" },
+    }),
+    allowed: (res, { w }) => {
+      expect(res.json.course.title).toBe(`Course ${w.token}`);
+      expect(res.json.course.status).toBe("draft");
+    },
+  },
+  "PUT /api/communities/{communityId}/courses/order": {
+    request: (w) => ({
+      method: "PUT",
+      url: `/api/communities/${w.communityId}/courses/order`,
+      body: { ids: [w.courses.draft.id, w.courses.paid.id, w.courses.free.id] },
+    }),
+    allowed: (res, { w }) =>
+      expect(idsOf(res.json.items)).toEqual([w.courses.draft.id, w.courses.paid.id, w.courses.free.id]),
+  },
+  "GET /api/courses/{courseId}": {
+    request: (w) => ({ method: "GET", url: `/api/courses/${w.courses.free.id}` }),
+    allowed: (res, { w, label }) => lessonShown(res, w, "free", label),
+  },
+  "GET /api/courses/{courseId} · paid": {
+    request: (w) => ({ method: "GET", url: `/api/courses/${w.courses.paid.id}` }),
+    allowed: (res, { w, label }) => lessonShown(res, w, "paid", label),
+  },
+  "GET /api/courses/{courseId} · draft": {
+    request: (w) => ({ method: "GET", url: `/api/courses/${w.courses.draft.id}` }),
+    allowed: (res, { w }) => lessonShown(res, w, "draft", "open"),
+  },
+  "PATCH /api/courses/{courseId}": {
+    request: (w) => ({
+      method: "PATCH",
+      url: `/api/courses/${w.courses.free.id}`,
+      body: { title: `Renamed ${w.token}` },
+    }),
+    allowed: (res, { w }) => expect(res.json.course.title).toBe(`Renamed ${w.token}`),
+  },
+  "DELETE /api/courses/{courseId}": {
+    request: (w) => ({ method: "DELETE", url: `/api/courses/${w.courses.free.id}` }),
+    allowed: async (_res, { w, c }) =>
+      expect(await q(c, "SELECT 1 FROM courses WHERE id = $1", [w.courses.free.id])).toHaveLength(0),
+  },
+  "POST /api/courses/{courseId}/purchase": {
+    request: (w) => ({ method: "POST", url: `/api/courses/${w.courses.paid.id}/purchase` }),
+    allowed: (res) => expect(res.json.course.has_access).toBe(true),
+  },
+  "POST /api/courses/{courseId}/modules": {
+    request: (w) => ({ method: "POST", url: `/api/courses/${w.courses.free.id}/modules`, body: { title: "Part two" } }),
+    allowed: (res, { w }) => {
+      coursePage(res, w);
+      expect(res.json.modules).toHaveLength(2);
+    },
+  },
+  "PUT /api/courses/{courseId}/modules/order": {
+    request: (w) => ({
+      method: "PUT",
+      url: `/api/courses/${w.courses.free.id}/modules/order`,
+      body: { ids: [w.courses.free.moduleId] },
+    }),
+    allowed: (res, { w }) => coursePage(res, w),
+  },
+  "PATCH /api/modules/{moduleId}": {
+    request: (w) => ({ method: "PATCH", url: `/api/modules/${w.courses.free.moduleId}`, body: { title: "Renamed" } }),
+    allowed: (res, { w }) => {
+      coursePage(res, w);
+      expect(res.json.modules[0].title).toBe("Renamed");
+    },
+  },
+  "DELETE /api/modules/{moduleId}": {
+    request: (w) => ({ method: "DELETE", url: `/api/modules/${w.courses.free.moduleId}` }),
+    allowed: (res, { w }) => {
+      coursePage(res, w);
+      expect(res.json.modules).toHaveLength(0);
+    },
+  },
+  "POST /api/modules/{moduleId}/lessons": {
+    request: (w) => ({
+      method: "POST",
+      url: `/api/modules/${w.courses.free.moduleId}/lessons`,
+      body: { title: "Lesson two", video_url: "https://videos.example.test/two.mp4" },
+    }),
+    allowed: (res, { w }) => {
+      coursePage(res, w);
+      expect(res.json.modules[0].lessons).toHaveLength(2);
+    },
+  },
+  "PUT /api/modules/{moduleId}/lessons/order": {
+    request: (w) => ({
+      method: "PUT",
+      url: `/api/modules/${w.courses.free.moduleId}/lessons/order`,
+      body: { ids: [w.courses.free.lessonId] },
+    }),
+    allowed: (res, { w }) => coursePage(res, w),
+  },
+  "PATCH /api/lessons/{lessonId}": {
+    request: (w) => ({ method: "PATCH", url: `/api/lessons/${w.courses.free.lessonId}`, body: { title: "Renamed" } }),
+    allowed: (res, { w }) => {
+      coursePage(res, w);
+      expect(res.json.modules[0].lessons[0].title).toBe("Renamed");
+    },
+  },
+  "DELETE /api/lessons/{lessonId}": {
+    request: (w) => ({ method: "DELETE", url: `/api/lessons/${w.courses.free.lessonId}` }),
+    allowed: (res, { w }) => {
+      coursePage(res, w);
+      expect(res.json.modules[0].lessons).toHaveLength(0);
+    },
+  },
+  "POST /api/lessons/{lessonId}/complete": {
+    request: (w) => ({ method: "POST", url: `/api/lessons/${w.courses.free.lessonId}/complete` }),
+    allowed: (res, { w }) => expect(res.json).toMatchObject({ course_id: w.courses.free.id, completed_count: 1 }),
+  },
+  "POST /api/lessons/{lessonId}/complete · paid": {
+    request: (w) => ({ method: "POST", url: `/api/lessons/${w.courses.paid.lessonId}/complete` }),
+    allowed: (res, { w }) => expect(res.json).toMatchObject({ course_id: w.courses.paid.id, completed_count: 1 }),
+  },
+  "POST /api/lessons/{lessonId}/complete · draft": {
+    request: (w) => ({ method: "POST", url: `/api/lessons/${w.courses.draft.lessonId}/complete` }),
+    allowed: (res, { w }) => expect(res.json).toMatchObject({ course_id: w.courses.draft.id, completed_count: 1 }),
+  },
+
+  // Notifications ----------------------------------------------------------------------------
+  "GET /api/notifications": {
+    request: () => ({ method: "GET", url: "/api/notifications?limit=50" }),
+    allowed: (res, { w, label }) => {
+      const ids = idsOf(res.json.items);
+      expect(ids.includes(w.notifications.own!), "the caller's notification").toBe(label === "shown");
+      expect(ids, "someone else's notification").not.toContain(w.notifications.other);
+      if (label === "none") expect(res.text).not.toContain(w.token);
+    },
+  },
+  "GET /api/notifications/unread-count": {
+    request: () => ({ method: "GET", url: "/api/notifications/unread-count" }),
+    allowed: (res) => expect(res.json.unread_count).toEqual(expect.any(Number)),
+  },
+  "POST /api/notifications/read-all": {
+    request: () => ({ method: "POST", url: "/api/notifications/read-all" }),
+    allowed: async (_res, { w, c }) => {
+      const rows = await q<{ id: string; is_read: boolean }>(
+        c,
+        "SELECT id, is_read FROM notifications WHERE id = ANY($1)",
+        [[w.notifications.own, w.notifications.other]],
+      );
+      const read = Object.fromEntries(rows.map((r) => [r.id, r.is_read]));
+      expect(read[w.notifications.own!]).toBe(true);
+      // Only the caller's own.
+      expect(read[w.notifications.other]).toBe(false);
+    },
+  },
+  "POST /api/notifications/{id}/read": {
+    request: (w) => ({
+      method: "POST",
+      url: `/api/notifications/${w.notifications.own ?? w.notifications.other}/read`,
+    }),
+    allowed: async (res, { w, c }) => {
+      expect(res.json.unread_count).toEqual(expect.any(Number));
+      const [row] = await q<{ is_read: boolean }>(c, "SELECT is_read FROM notifications WHERE id = $1", [
+        w.notifications.own,
+      ]);
+      expect(row.is_read).toBe(true);
+    },
+  },
+  "POST /api/notifications/{id}/read · someone else's": {
+    request: (w) => ({ method: "POST", url: `/api/notifications/${w.notifications.other}/read` }),
+  },
+  "POST /api/notifications/unsubscribe": {
+    request: (w) => ({ method: "POST", url: "/api/notifications/unsubscribe", body: { token: `${w.token}.forged` } }),
+  },
+  "POST /api/notifications/unsubscribe · a valid token": {
+    request: (_w, _a, c) => ({
+      method: "POST",
+      url: "/api/notifications/unsubscribe",
+      body: { token: unsubscribeToken(c.t.config.authSecret, c.users.author.id) },
+    }),
+    allowed: (res) => expect(res.json).toEqual({ email_enabled: false }),
+  },
+
+  // Billing ----------------------------------------------------------------------------------
+  "POST /api/billing/trial": {
+    request: () => ({ method: "POST", url: "/api/billing/trial", body: { plan: "annual", request_id: randomUUID() } }),
+    allowed: async (res, { actor, c }) =>
+      expect(await roleOf(c, res.json.community.id, userId(c, actor)!)).toBe("owner"),
+  },
+  "GET /api/billing/plan": { request: () => ({ method: "GET", url: "/api/billing/plan" }) },
+
+  // Realtime ---------------------------------------------------------------------------------
+  "GET /api/realtime/communities/{communityId}": {
+    request: (w) => ({ method: "GET", url: `/api/realtime/communities/${w.communityId}`, stream: true }),
+  },
+  "GET /api/realtime/notifications": {
+    request: () => ({ method: "GET", url: "/api/realtime/notifications", stream: true }),
+  },
+
+  // Hidden routes ----------------------------------------------------------------------------
+  "GET /api/auth/get-session": {
+    request: () => ({ method: "GET", url: "/api/auth/get-session" }),
+    allowed: (res, { actor, label, c }) =>
+      label === "none" ? expect(res.json).toBeNull() : expect(res.json.user.id).toBe(userId(c, actor)),
+  },
+  "GET /api/dev/mailbox": {
+    request: () => ({ method: "GET", url: "/api/dev/mailbox", remoteAddress: "203.0.113.9" }),
+  },
+  "GET /media/{key}": {
+    request: (w) => ({ method: "GET", url: `/media/${mediaKey(w, "pub")}` }),
+    prepare: (w, c) => storePostImage(w, c, "pub"),
+  },
+  "GET /media/{key} · a members-only post's image": {
+    request: (w) => ({ method: "GET", url: `/media/${mediaKey(w, "members")}` }),
+    prepare: (w, c) => storePostImage(w, c, "members"),
+  },
+  "GET /api/openapi.json": {
+    request: () => ({ method: "GET", url: "/api/openapi.json" }),
+    allowed: (res) => expect(Object.keys(res.json.paths).length).toBeGreaterThan(0),
+  },
+};
+
+/** A course page: its lesson plays (video URL sent) only when open. */
+function lessonShown(res: Res, w: World, course: "free" | "paid" | "draft", label: string | null) {
+  expect(res.json.course.id).toBe(w.courses[course].id);
+  const lesson = res.json.modules[0].lessons[0];
+  expect(lesson.id).toBe(w.courses[course].lessonId);
+  if (label === "open") {
+    expect(lesson.locked).toBe(false);
+    expect(lesson.video_url).toBe(`https://videos.example.test/${w.token}.mp4`);
+  } else {
+    expect(lesson.locked).toBe(true);
+    expect(lesson.video_url).toBeNull();
+    expect(res.text).not.toContain(`${w.token}.mp4`);
+  }
+}
+
+const mediaKey = (w: World, post: "pub" | "members") => `community-assets/${w.communityId}/posts/${w.posts[post]}.png`;
+
+/** An image attached to one of the world's posts, stored and recorded as an upload would be. */
+async function storePostImage(w: World, c: CaseContext, post: "pub" | "members") {
+  const key = mediaKey(w, post);
+  await c.t.app.ctx.storage.put(key, c.png, "image/png");
+  await c.t.database.pool.query(
+    `INSERT INTO media_files (key, owner_id, community_id, purpose, content_type, size, status, post_id)
+     VALUES ($1, $2, $3, 'post', 'image/png', $4, 'ready', $5)`,
+    [key, c.users.author.id, w.communityId, c.png.length, w.posts[post]],
+  );
+}
