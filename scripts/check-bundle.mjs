@@ -9,12 +9,18 @@ import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
 
 const BUDGET_BYTES = 150 * 1024;
+// Each page: its route module, plus the parts it loads on arrival with a dynamic import (a
+// member's community home loads beside the community's data, so it counts for that view).
 const PAGES = {
-  "/ (directory)": "src/web/app/routes/home.tsx",
-  "/community/:id": "src/web/app/routes/community.tsx",
-  "/post/:id": "src/web/app/routes/post.tsx",
-  "/free-trial": "src/web/app/routes/free-trial.tsx",
-  "/signup": "src/web/app/routes/signup.tsx",
+  "/ (directory)": ["src/web/app/routes/home.tsx"],
+  "/community/:id (visitor)": ["src/web/app/routes/community.tsx"],
+  "/community/:id (member)": [
+    "src/web/app/routes/community.tsx",
+    "src/web/features/community/components/community-home.tsx",
+  ],
+  "/post/:id": ["src/web/app/routes/post.tsx"],
+  "/free-trial": ["src/web/app/routes/free-trial.tsx"],
+  "/signup": ["src/web/app/routes/signup.tsx"],
 };
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -57,11 +63,12 @@ const entry = closure("index.html");
 let over = 0;
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 console.log(`First-visit JavaScript per page, gzip (budget ${kb(BUDGET_BYTES)}):`);
-for (const [page, file] of Object.entries(PAGES)) {
-  const files = closure(key(file), new Set(entry));
+for (const [page, modules] of Object.entries(PAGES)) {
+  const files = new Set(entry);
+  for (const file of modules) closure(key(file), files);
   const total = [...files].filter((f) => f.endsWith(".js")).reduce((sum, f) => sum + sizeOf(f), 0);
   const ok = total <= BUDGET_BYTES;
   if (!ok) over++;
-  console.log(`  ${ok ? "ok  " : "OVER"} ${page.padEnd(18)} ${kb(total).padStart(9)}  (${files.size} files)`);
+  console.log(`  ${ok ? "ok  " : "OVER"} ${page.padEnd(26)} ${kb(total).padStart(9)}  (${files.size} files)`);
 }
 process.exit(over > 0 ? 1 : 0);

@@ -1,51 +1,20 @@
-import * as AlertDialogPrimitive from "@radix-ui/react-alert-dialog";
-import type { ReactNode } from "react";
-import { cn } from "../../lib/cn";
-import { buttonClasses } from "./button";
-import { overlayClasses, panelClasses } from "./dialog";
+import { type ComponentProps, lazy, Suspense, useState } from "react";
 
-/** An accessible confirmation: focus starts on the safe choice. */
-export function ConfirmDialog({
-  open,
-  onOpenChange,
-  title,
-  description,
-  confirmLabel,
-  cancelLabel = "Cancel",
-  onConfirm,
-  destructive = false,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  title: ReactNode;
-  description: ReactNode;
-  confirmLabel: string;
-  cancelLabel?: string;
-  onConfirm: () => void;
-  destructive?: boolean;
-}) {
+const ConfirmDialogPanel = lazy(() =>
+  import("./confirm-dialog-panel").then((m) => ({ default: m.ConfirmDialogPanel })),
+);
+
+/**
+ * An accessible confirmation: focus starts on the safe choice. Its code (Radix) loads the first
+ * time it opens, so the pages that offer one do not carry it.
+ */
+export function ConfirmDialog(props: ComponentProps<typeof ConfirmDialogPanel>) {
+  const [used, setUsed] = useState(props.open);
+  if (props.open && !used) setUsed(true);
+  if (!used) return null;
   return (
-    <AlertDialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
-      <AlertDialogPrimitive.Portal>
-        <AlertDialogPrimitive.Overlay className={cn(overlayClasses, "z-[60]")} />
-        <AlertDialogPrimitive.Content className={cn(panelClasses, "z-[60] max-w-sm p-6")}>
-          <AlertDialogPrimitive.Title className="text-lg font-bold text-stone-900">{title}</AlertDialogPrimitive.Title>
-          <AlertDialogPrimitive.Description className="mt-2 text-sm text-stone-600">
-            {description}
-          </AlertDialogPrimitive.Description>
-          <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <AlertDialogPrimitive.Cancel className={buttonClasses({ variant: "secondary" })}>
-              {cancelLabel}
-            </AlertDialogPrimitive.Cancel>
-            <AlertDialogPrimitive.Action
-              className={buttonClasses({ variant: destructive ? "danger" : "primary" })}
-              onClick={onConfirm}
-            >
-              {confirmLabel}
-            </AlertDialogPrimitive.Action>
-          </div>
-        </AlertDialogPrimitive.Content>
-      </AlertDialogPrimitive.Portal>
-    </AlertDialogPrimitive.Root>
+    <Suspense fallback={null}>
+      <ConfirmDialogPanel {...props} />
+    </Suspense>
   );
 }

@@ -13,17 +13,20 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react"
 import { useSearchParams } from "react-router";
 import { formatCount } from "../../../../shared/format";
 import { can, isManager } from "../../../../shared/roles";
+import { Spinner } from "../../../components/ui/spinner";
 import { TabsTrigger } from "../../../components/ui/tabs";
 import { type CommunityView, CommunityIcon } from "../../communities";
 import { CommunitySidebar } from "./community-sidebar";
 import { RoleBadge } from "./role-badge";
-import { AboutTab } from "./tabs/about-tab";
-import { AdminTab } from "./tabs/admin-tab";
 import { CommunityTab } from "./tabs/community-tab";
-import { CoursesTab } from "./tabs/courses-tab";
-import { LeaderboardsTab } from "./tabs/leaderboards-tab";
-import { MapTab } from "./tabs/map-tab";
-import { MembersTab } from "./tabs/members-tab";
+
+// The Community tab (the feed) comes with the page; every other tab loads when it is first opened.
+const AboutTab = lazy(() => import("./tabs/about-tab").then((m) => ({ default: m.AboutTab })));
+const AdminTab = lazy(() => import("./tabs/admin-tab").then((m) => ({ default: m.AdminTab })));
+const CoursesTab = lazy(() => import("./tabs/courses-tab").then((m) => ({ default: m.CoursesTab })));
+const LeaderboardsTab = lazy(() => import("./tabs/leaderboards-tab").then((m) => ({ default: m.LeaderboardsTab })));
+const MapTab = lazy(() => import("./tabs/map-tab").then((m) => ({ default: m.MapTab })));
+const MembersTab = lazy(() => import("./tabs/members-tab").then((m) => ({ default: m.MembersTab })));
 
 // The settings dialog is large and only for owners and admins: its code loads on first opening.
 const CommunitySettingsDialog = lazy(() =>
@@ -131,13 +134,15 @@ export function CommunityHome({ community: c }: { community: CommunityView }) {
           <div className="min-w-0">
             {/* Only the selected tab is mounted: each loads its own data when opened. */}
             <TabsPrimitive.Content value={current} className="focus-visible:outline-none">
-              {current === "community" && <CommunityTab community={c} />}
-              {current === "courses" && <CoursesTab community={c} />}
-              {current === "members" && <MembersTab community={c} />}
-              {current === "map" && <MapTab />}
-              {current === "leaderboards" && <LeaderboardsTab community={c} />}
-              {current === "about" && <AboutTab community={c} />}
-              {current === "admin" && <AdminTab community={c} onSelectTab={select} />}
+              <Suspense fallback={<Spinner label="Loading the tab" className="flex justify-center py-12" />}>
+                {current === "community" && <CommunityTab community={c} />}
+                {current === "courses" && <CoursesTab community={c} />}
+                {current === "members" && <MembersTab community={c} />}
+                {current === "map" && <MapTab />}
+                {current === "leaderboards" && <LeaderboardsTab community={c} />}
+                {current === "about" && <AboutTab community={c} />}
+                {current === "admin" && <AdminTab community={c} onSelectTab={select} />}
+              </Suspense>
             </TabsPrimitive.Content>
           </div>
           <CommunitySidebar

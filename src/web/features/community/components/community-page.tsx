@@ -1,4 +1,5 @@
 import { Lock, LogIn } from "lucide-react";
+import { lazy, Suspense } from "react";
 import { useLocation } from "react-router";
 import { MSG } from "../../../../shared/messages";
 import { ErrorFallback } from "../../../components/error-fallback";
@@ -8,9 +9,13 @@ import { ApiError } from "../../../lib/api";
 import { openAuthDialog } from "../../../lib/auth-dialog-events";
 import { useMe } from "../../../lib/session";
 import { useCommunity } from "../../communities";
-import { CommunityHome } from "./community-home";
 import { CommunityLanding } from "./community-landing";
 import { BrowseCommunitiesLink } from "../../../components/browse-communities-link";
+
+// A member's home (tabs, feed, composer) is its own chunk: visitors get the light landing page.
+// Someone signed in starts loading it beside the community's data, so it costs no extra wait.
+const loadHome = () => import("./community-home");
+const CommunityHome = lazy(() => loadHome().then((m) => ({ default: m.CommunityHome })));
 
 /**
  * /community/:communityId (id or slug): not found, the private gate, the landing for visitors
@@ -18,6 +23,8 @@ import { BrowseCommunitiesLink } from "../../../components/browse-communities-li
  */
 export function CommunityPage({ idOrSlug }: { idOrSlug: string }) {
   const community = useCommunity(idOrSlug);
+  const signedIn = Boolean(useMe().data?.user);
+  if (signedIn) void loadHome();
 
   if (community.isPending) return <CommunityPageSkeleton />;
   if (community.isError) {
@@ -37,7 +44,12 @@ export function CommunityPage({ idOrSlug }: { idOrSlug: string }) {
   }
 
   const c = community.data;
-  return c.viewer.role ? <CommunityHome community={c} /> : <CommunityLanding community={c} />;
+  if (!c.viewer.role) return <CommunityLanding community={c} />;
+  return (
+    <Suspense fallback={<CommunityPageSkeleton />}>
+      <CommunityHome community={c} />
+    </Suspense>
+  );
 }
 
 /** Private community, seen by someone who is not a member (SPEC §2). */

@@ -1,14 +1,8 @@
-import { Heart, MessageSquareReply, MoreHorizontal, Pencil, Trash2 } from "lucide-react";
-import type { ReactNode } from "react";
+import { Heart, MessageSquareReply, Trash2 } from "lucide-react";
+import { lazy, type ReactNode, Suspense } from "react";
 import { Link } from "react-router";
 import { timeAgo } from "../../../../shared/format";
 import { Avatar } from "../../../components/ui/avatar";
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuTrigger,
-} from "../../../components/ui/dropdown-menu";
 import { cn } from "../../../lib/cn";
 import type { Comment } from "../api/get-comments";
 import { CommentForm } from "./comment-form";
@@ -24,6 +18,9 @@ export const commentAuthorName = (comment: Comment) =>
   comment.author?.full_name || comment.author?.username || "Former member";
 
 /** One comment or reply: who, when, the text, and what the viewer may do with it. */
+// The ⋯ menu (Radix) loads only where someone may edit or delete a comment.
+const CommentMenu = lazy(() => import("./comment-menu").then((m) => ({ default: m.CommentMenu })));
+
 export function CommentItem({
   comment,
   isReply,
@@ -132,31 +129,13 @@ export function CommentItem({
                     </span>
                   </p>
                   {hasMenu && (
-                    <DropdownMenu modal={false}>
-                      <DropdownMenuTrigger
-                        className="-mt-1 -mr-2 flex size-7 shrink-0 cursor-pointer items-center justify-center rounded-full text-stone-500 transition-colors hover:bg-stone-200 hover:text-stone-800 data-[state=open]:bg-stone-200"
-                        aria-label={`Actions for ${name}'s comment`}
-                      >
-                        <MoreHorizontal className="size-4" aria-hidden="true" />
-                      </DropdownMenuTrigger>
-                      <DropdownMenuContent className="min-w-40">
-                        {mayEdit && (
-                          <DropdownMenuItem onSelect={onStartEdit}>
-                            <Pencil aria-hidden="true" />
-                            Edit
-                          </DropdownMenuItem>
-                        )}
-                        {mayDelete && (
-                          <DropdownMenuItem
-                            onSelect={onDelete}
-                            className="text-red-700 data-[highlighted]:bg-red-50 data-[highlighted]:text-red-800 [&_svg]:text-red-600"
-                          >
-                            <Trash2 aria-hidden="true" />
-                            Delete
-                          </DropdownMenuItem>
-                        )}
-                      </DropdownMenuContent>
-                    </DropdownMenu>
+                    <Suspense fallback={<span className="-mt-1 -mr-2 size-7 shrink-0" aria-hidden="true" />}>
+                      <CommentMenu
+                        authorName={name}
+                        onEdit={mayEdit ? onStartEdit : undefined}
+                        onDelete={mayDelete ? onDelete : undefined}
+                      />
+                    </Suspense>
                   )}
                 </div>
                 <p className="mt-0.5 leading-relaxed break-words whitespace-pre-line text-stone-800">

@@ -1,14 +1,23 @@
+import { lazy, Suspense } from "react";
 import { can, isManager } from "../../../../../shared/roles";
 import type { CommunityView } from "../../../communities";
 import { ComposerOpener, PostFeed } from "../../../posts";
-import { ModeratorPendingApprovals } from "../pending-approvals";
+
+// Only moderators review posts here (owners and admins use the Admin tab): its code loads for them.
+const ModeratorPendingApprovals = lazy(() =>
+  import("../pending-approvals").then((m) => ({ default: m.ModeratorPendingApprovals })),
+);
 
 /** The feed: the composer opener for those who may post, category filter, posts. */
 export function CommunityTab({ community: c }: { community: CommunityView }) {
   const canPost = can(c.viewer.role, "create_post");
   return (
     <div className="space-y-5">
-      <ModeratorPendingApprovals community={c} />
+      {can(c.viewer.role, "moderate_posts") && !isManager(c.viewer.role) && (
+        <Suspense fallback={null}>
+          <ModeratorPendingApprovals community={c} />
+        </Suspense>
+      )}
       {canPost && (
         <ComposerOpener
           communityId={c.id}
