@@ -17,6 +17,9 @@ export const RATE_RULES = {
   inviteAcceptPerUser: { limit: 30, windowSeconds: 3600 },
   communityCreatePerUser: { limit: 10, windowSeconds: 3600 },
   uploadsPerUser: { limit: 300, windowSeconds: 3600 },
+  postCreatePerUser: { limit: 60, windowSeconds: 600 },
+  /** Posts whose link gets a preview; past it a post is still made, without one. */
+  linkPreviewPerUser: { limit: 30, windowSeconds: 600 },
 } satisfies Record<string, RateRule>;
 
 export type RateLimiter = { hit: (key: string, rule: RateRule) => Promise<void> };

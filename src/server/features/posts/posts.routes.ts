@@ -7,7 +7,9 @@ import { createPostSchema, updatePostSchema } from "../../../shared/posts.schema
 import { COMMUNITY_ROLES } from "../../../shared/roles";
 import type { AppContext } from "../../context";
 
+import { AppError } from "../../lib/errors";
 import { getLinkPreview } from "../../lib/link-preview";
+import { RATE_RULES } from "../../lib/rate-limit";
 import { errorResponses, uploadResult } from "../../lib/schemas";
 import { filePart } from "../../lib/uploads";
 import { FILE_KINDS, MB, UPLOAD_MESSAGES } from "../../../shared/uploads";
@@ -122,12 +124,23 @@ export const postRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
       },
     },
     async (request, reply) => {
+      const viewer = await ctx.requireViewer(request);
+      await ctx.rateLimiter.hit(`post-create:${viewer.id}`, RATE_RULES.postCreatePerUser);
       const created = await createPost({
         ctx,
-        viewer: await ctx.requireViewer(request),
+        viewer,
         idOrSlug: request.params.communityId,
         input: request.body,
-        linkPreview: (url) => getLinkPreview({ db: ctx.db, url, options: { logger: request.log } }),
+        linkPreview: async (url) => {
+          // Previews make the server fetch what a user names: a few a minute each, never a proxy.
+          try {
+            await ctx.rateLimiter.hit(`link-preview:${viewer.id}`, RATE_RULES.linkPreviewPerUser);
+          } catch (err) {
+            if (err instanceof AppError && err.code === "RATE_LIMITED") return null;
+            throw err;
+          }
+          return getLinkPreview({ db: ctx.db, url, options: { logger: request.log } });
+        },
       });
       return reply.status(201).send(created);
     },
