@@ -24,7 +24,9 @@ export function safeRedirectPath(target: unknown): string {
     const base = "http://hearth.invalid";
     const url = new URL(target, base);
     if (url.origin !== base) return "/";
-    return url.pathname + url.search + url.hash;
+    const path = url.pathname + url.search + url.hash;
+    // Dot segments can fold into a second leading slash (/.//x, /..//x become //x): another site.
+    return path.startsWith("//") ? "/" : path;
   } catch {
     return "/";
   }
