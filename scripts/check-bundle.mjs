@@ -13,7 +13,10 @@ const BUDGET_BYTES = 150 * 1024;
 // member's community home loads beside the community's data, so it counts for that view).
 const PAGES = {
   "/ (directory)": ["src/web/app/routes/home.tsx"],
-  "/community/:id (visitor)": ["src/web/app/routes/community.tsx"],
+  "/community/:id (visitor)": [
+    "src/web/app/routes/community.tsx",
+    "src/web/features/community/components/community-landing.tsx",
+  ],
   "/community/:id (member)": [
     "src/web/app/routes/community.tsx",
     "src/web/features/community/components/community-home.tsx",

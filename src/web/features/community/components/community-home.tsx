@@ -1,4 +1,3 @@
-import * as TabsPrimitive from "@radix-ui/react-tabs";
 import {
   BookOpen,
   Info,
@@ -9,12 +8,12 @@ import {
   Trophy,
   Users,
 } from "lucide-react";
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { formatCount } from "../../../../shared/format";
 import { can, isManager } from "../../../../shared/roles";
 import { Spinner } from "../../../components/ui/spinner";
-import { TabsTrigger } from "../../../components/ui/tabs";
+import { TabBar, tabPanelProps } from "../../../components/ui/tab-bar";
 import { type CommunityView, CommunityIcon } from "../../communities";
 import { CommunitySidebar } from "./community-sidebar";
 import { RoleBadge } from "./role-badge";
@@ -77,6 +76,7 @@ export function CommunityHome({ community: c }: { community: CommunityView }) {
   const [settingsUsed, setSettingsUsed] = useState(false);
   const label = tabs.find((t) => t.id === current)?.label ?? "Community";
   const tabList = useRef<HTMLDivElement>(null);
+  const tabsId = useId();
   // On a narrow screen the tab strip scrolls sideways: keep the selected tab in sight.
   useEffect(() => {
     tabList.current
@@ -87,7 +87,7 @@ export function CommunityHome({ community: c }: { community: CommunityView }) {
   return (
     <main id="main">
       <title>{current === "community" ? `${c.name} · Hearth` : `${label} · ${c.name} · Hearth`}</title>
-      <TabsPrimitive.Root value={current} onValueChange={select} activationMode="manual">
+      <div>
         <div className="border-b border-stone-200 bg-white">
           <div className="mx-auto max-w-6xl px-4 sm:px-6">
             <div className="flex items-center gap-3 pt-5 pb-3">
@@ -115,25 +115,30 @@ export function CommunityHome({ community: c }: { community: CommunityView }) {
                 </p>
               </div>
             </div>
-            <TabsPrimitive.List
+            <TabBar
+              id={tabsId}
               ref={tabList}
-              aria-label="Community sections"
+              label="Community sections"
               className="-mx-2.5 flex gap-1 overflow-x-auto [scrollbar-width:none] sm:-mx-3"
-            >
-              {tabs.map(({ id, label, icon: Icon }) => (
-                <TabsTrigger key={id} value={id}>
-                  <Icon className="size-4" aria-hidden="true" />
-                  {label}
-                </TabsTrigger>
-              ))}
-            </TabsPrimitive.List>
+              items={tabs.map(({ id, label, icon: Icon }) => ({
+                id,
+                label: (
+                  <>
+                    <Icon className="size-4" aria-hidden="true" />
+                    {label}
+                  </>
+                ),
+              }))}
+              current={current}
+              onSelect={select}
+            />
           </div>
         </div>
 
         <div className="mx-auto grid max-w-6xl gap-6 px-4 py-6 sm:px-6 sm:py-8 lg:grid-cols-[minmax(0,1fr)_20rem] lg:gap-8">
           <div className="min-w-0">
             {/* Only the selected tab is mounted: each loads its own data when opened. */}
-            <TabsPrimitive.Content value={current} className="focus-visible:outline-none">
+            <div {...tabPanelProps(tabsId, current)} className="focus-visible:outline-none">
               <Suspense fallback={<Spinner label="Loading the tab" className="flex justify-center py-12" />}>
                 {current === "community" && <CommunityTab community={c} />}
                 {current === "courses" && <CoursesTab community={c} />}
@@ -143,7 +148,7 @@ export function CommunityHome({ community: c }: { community: CommunityView }) {
                 {current === "about" && <AboutTab community={c} />}
                 {current === "admin" && <AdminTab community={c} onSelectTab={select} />}
               </Suspense>
-            </TabsPrimitive.Content>
+            </div>
           </div>
           <CommunitySidebar
             community={c}
@@ -155,7 +160,7 @@ export function CommunityHome({ community: c }: { community: CommunityView }) {
             showAboutLink={c.show_about && current !== "about"}
           />
         </div>
-      </TabsPrimitive.Root>
+      </div>
       {settingsUsed && can(c.viewer.role, "manage_settings") && (
         <Suspense fallback={null}>
           <CommunitySettingsDialog community={c} open={settingsOpen} onOpenChange={setSettingsOpen} />

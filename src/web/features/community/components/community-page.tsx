@@ -9,13 +9,15 @@ import { ApiError } from "../../../lib/api";
 import { openAuthDialog } from "../../../lib/auth-dialog-events";
 import { useMe } from "../../../lib/session";
 import { useCommunity } from "../../communities";
-import { CommunityLanding } from "./community-landing";
 import { BrowseCommunitiesLink } from "../../../components/browse-communities-link";
 
-// A member's home (tabs, feed, composer) is its own chunk: visitors get the light landing page.
-// Someone signed in starts loading it beside the community's data, so it costs no extra wait.
+// A member's home (tabs, feed, composer) and a visitor's landing page are separate chunks, so
+// neither downloads the other. Which one is likely is known from the session (signed out: the
+// landing; signed in: the home), so it loads beside the community's data at no extra wait.
 const loadHome = () => import("./community-home");
+const loadLanding = () => import("./community-landing");
 const CommunityHome = lazy(() => loadHome().then((m) => ({ default: m.CommunityHome })));
+const CommunityLanding = lazy(() => loadLanding().then((m) => ({ default: m.CommunityLanding })));
 
 /**
  * /community/:communityId (id or slug): not found, the private gate, the landing for visitors
@@ -23,8 +25,9 @@ const CommunityHome = lazy(() => loadHome().then((m) => ({ default: m.CommunityH
  */
 export function CommunityPage({ idOrSlug }: { idOrSlug: string }) {
   const community = useCommunity(idOrSlug);
-  const signedIn = Boolean(useMe().data?.user);
-  if (signedIn) void loadHome();
+  const me = useMe();
+  if (me.data?.user) void loadHome();
+  else if (me.data) void loadLanding();
 
   if (community.isPending) return <CommunityPageSkeleton />;
   if (community.isError) {
@@ -44,10 +47,9 @@ export function CommunityPage({ idOrSlug }: { idOrSlug: string }) {
   }
 
   const c = community.data;
-  if (!c.viewer.role) return <CommunityLanding community={c} />;
   return (
     <Suspense fallback={<CommunityPageSkeleton />}>
-      <CommunityHome community={c} />
+      {c.viewer.role ? <CommunityHome community={c} /> : <CommunityLanding community={c} />}
     </Suspense>
   );
 }
