@@ -60,12 +60,34 @@ function runBuilder(name: string, dataDir: string): Promise<unknown> {
   });
 }
 
+/** This process's answer per data set: several scenarios of one `npm run bench` share one build. */
+const prepared = new Map<string, Promise<PreparedDataset<unknown>>>();
+
 /**
  * Returns the prepared data directory of a data set, building it first when there is none for the
  * current key (or BENCH_REBUILD_DATA=1). Builds go to `<dir>.building` and are renamed when complete,
- * so an interrupted build is never reused; older keys of the same data set are removed.
+ * so an interrupted build is never reused; older keys of the same data set are removed. Within one
+ * run a data set is prepared once, whichever scenarios ask for it (so BENCH_REBUILD_DATA=1 rebuilds
+ * it once, not once per scenario); a failed preparation is tried again by the next caller.
  */
-export async function prepareDataset<F>(name: string): Promise<PreparedDataset<F>> {
+export function prepareDataset<F>(name: string): Promise<PreparedDataset<F>> {
+  let entry = prepared.get(name);
+  if (!entry) {
+    entry = prepareOnce<F>(name).catch((err: unknown) => {
+      prepared.delete(name);
+      throw err;
+    });
+    prepared.set(name, entry);
+  } else {
+    entry = entry.then((d) => {
+      console.error(`Data set ${d.name}-${d.key}: prepared earlier in this run`);
+      return { ...d, reused: true };
+    });
+  }
+  return entry as Promise<PreparedDataset<F>>;
+}
+
+async function prepareOnce<F>(name: string): Promise<PreparedDataset<F>> {
   const key = datasetKey(name);
   const dir = path.join(DATASETS_DIR, `${name}-${key}`);
   const manifestFile = `${dir}.json`;

@@ -32,6 +32,11 @@ export type LoadRequest = {
    * has finished slow requests autocannon left in flight, so they do not land in the next run.
    */
   settle?: () => Promise<void>;
+  /**
+   * Report non-2xx answers, errors and timeouts in the result (`statusCodes`, `non2xx`, `errors`)
+   * instead of failing the run: for loads whose goal is to count them (the mixed load).
+   */
+  reportFailures?: boolean;
 };
 
 export type LoadResult = {
@@ -49,6 +54,11 @@ export type LoadResult = {
   server?: ServerLatency;
   /** SQL statements the server sent during the measured seconds, when the request had a counter. */
   sqlCount?: SqlCount;
+  /** Answers by HTTP status during the measured seconds. */
+  statusCodes: Record<string, number>;
+  /** Socket errors and timeouts (and unexpected bodies) during the measured seconds, apart. */
+  socketErrors: number;
+  timeouts: number;
 };
 
 export class LoadError extends Error {}
@@ -75,7 +85,7 @@ async function runOnce(
   });
   onDone?.();
   const problems = result.non2xx + result.errors + result.timeouts + result.mismatches;
-  if (problems > 0) {
+  if (problems > 0 && !req.reportFailures) {
     const codes = Object.entries(result.statusCodeStats ?? {})
       .map(([code, s]) => `${code}: ${s.count ?? 0}`)
       .join(", ");
@@ -84,7 +94,7 @@ async function runOnce(
         `${result.mismatches} unexpected bodies out of ${result.requests.total + result.errors} requests`,
     );
   }
-  if (result.requests.total === 0) throw new LoadError(`${label}: no request completed`);
+  if (result.requests.total === 0 && !req.reportFailures) throw new LoadError(`${label}: no request completed`);
   // autocannon stops with requests still in flight on the server: let them finish before the next
   // measurement (or a shutdown) so one run's tail does not land in the next.
   await new Promise((r) => setTimeout(r, SETTLE_MS));
@@ -122,8 +132,20 @@ export async function measure(
     cpu: cpu!,
     server,
     sqlCount,
+    statusCodes: statusCounts(r),
+    socketErrors: r.errors,
+    timeouts: r.timeouts,
   };
 }
+
+/** autocannon's answers by status code, e.g. `{ "200": 1234, "503": 2 }`. */
+export const statusCounts = (r: autocannon.Result): Record<string, number> =>
+  Object.fromEntries(
+    Object.entries(r.statusCodeStats ?? {})
+      .map(([code, s]) => [code, (s as { count?: number }).count ?? 0] as const)
+      .filter(([, n]) => n > 0)
+      .sort((a, b) => Number(a[0]) - Number(b[0])),
+  );
 
 export const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);

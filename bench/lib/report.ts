@@ -50,6 +50,7 @@ const COLUMNS: Column[] = [
     },
   },
   { title: "non-2xx", numeric: true, cell: (r) => String(r.non2xx) },
+  { title: "5xx", numeric: true, cell: (r) => (r.serverErrors === undefined ? "—" : String(r.serverErrors)) },
   { title: "errors", numeric: true, cell: (r) => String(r.errors) },
   {
     title: "baseline req/s",
@@ -73,6 +74,7 @@ const COLUMNS: Column[] = [
         ...(r.serverP95GoalMs === undefined ? [] : [`p95 < ${r.serverP95GoalMs} ms`]),
         ...(r.sqlGoal === undefined ? [] : [`SQL ≤ ${r.sqlGoal}`]),
         ...(r.rssGrowthGoalMb === undefined ? [] : [`RSS growth < ${r.rssGrowthGoalMb} MB`]),
+        ...(r.noFailuresGoal ? ["0 non-2xx, 0 errors"] : []),
       ];
       return parts.length ? parts.join(", ") : "—";
     },
@@ -95,6 +97,7 @@ const OPTIONAL: Record<string, (r: ResultRow) => boolean> = {
   "MB/s": (r) => r.inputMBps !== undefined,
   "RSS growth": (r) => r.rssGrowthMb !== undefined,
   "heap/conn": (r) => r.heapPerConnection !== undefined,
+  "5xx": (r) => r.serverErrors !== undefined,
 };
 const columnsFor = (rows: ResultRow[]) => COLUMNS.filter((c) => !OPTIONAL[c.title] || rows.some(OPTIONAL[c.title]));
 

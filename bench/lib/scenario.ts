@@ -35,6 +35,10 @@ export type ResultRow = {
    * (bytes), when the scenario measures it.
    */
   heapPerConnection?: { bytes: number; baselineBytes: number };
+  /** Answers with a 5xx status, when the scenario counts them apart. */
+  serverErrors?: number;
+  /** Every answer must be 2xx, with no socket error or timeout (a load whose goal is to never fail). */
+  noFailuresGoal?: boolean;
 };
 
 export type ScenarioResult = {
@@ -81,6 +85,11 @@ export function missedGoals(row: ResultRow): string[] {
   if (row.rssGrowthGoalMb !== undefined && row.rssGrowthMb !== undefined && !(row.rssGrowthMb < row.rssGrowthGoalMb)) {
     missed.push(`resident memory grew ${row.rssGrowthMb.toFixed(1)} MB, not under ${row.rssGrowthGoalMb} MB`);
   }
+  if (row.noFailuresGoal && (row.non2xx > 0 || row.errors > 0)) {
+    missed.push(
+      `${row.non2xx} non-2xx answers (${row.serverErrors ?? "?"} of them 5xx) and ${row.errors} errors or timeouts`,
+    );
+  }
   return missed;
 }
 
@@ -90,6 +99,7 @@ export const goalMet = (row: ResultRow): boolean | undefined => {
     (row.goal !== undefined && ratioOf(row) !== undefined) ||
     (row.serverP95GoalMs !== undefined && row.serverP95 !== undefined) ||
     (row.sqlGoal !== undefined && row.sql !== undefined) ||
-    (row.rssGrowthGoalMb !== undefined && row.rssGrowthMb !== undefined);
+    (row.rssGrowthGoalMb !== undefined && row.rssGrowthMb !== undefined) ||
+    row.noFailuresGoal === true;
   return checkable ? missedGoals(row).length === 0 : undefined;
 };

@@ -6,7 +6,15 @@
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { COMMUNITIES_DATASET, type CommunitiesDatasetFacts } from "../datasets/communities";
-import { serverLatencyProbe, startBaseline, startHearth, type FixedResponse } from "../lib/children";
+import {
+  serverLatencyProbe,
+  sqlCounter,
+  sqlDistribution,
+  sqlOf,
+  startBaseline,
+  startHearth,
+  type FixedResponse,
+} from "../lib/children";
 import { prepareDataset } from "../lib/datasets";
 import { fetchFixed } from "../lib/hearth-client";
 import { compare, measure } from "../lib/load";
@@ -77,6 +85,7 @@ export const communities: Scenario = {
       template: dataset.dir,
       nodeArgs: opts.serverNodeArgs,
       serverLatency: true,
+      sqlCount: true,
     });
     const startSeconds = (performance.now() - t0) / 1000;
     try {
@@ -165,12 +174,18 @@ export const communities: Scenario = {
           // Then one request at a time: the service time without queueing behind other connections.
           const single = await measure(
             `${read.endpoint} (1 connection)`,
-            { ...request, connections: 1, url: `${url}${read.path}`, serverLatency: serverLatencyProbe(hearth) },
+            {
+              ...request,
+              connections: 1,
+              url: `${url}${read.path}`,
+              serverLatency: serverLatencyProbe(hearth),
+              sqlCounter: sqlCounter(hearth, { attribute: true }),
+            },
             { seconds: Math.min(opts.seconds, SINGLE_SECONDS), warmupSeconds: Math.min(opts.warmupSeconds, 1) },
           );
           console.error(
             `  ${read.endpoint}, one connection: ${single.requestsPerSecond.toFixed(0)} req/s, ` +
-              `server p50 ${single.server?.p50} ms, p95 ${single.server?.p95} ms`,
+              `server p50 ${single.server?.p50} ms, p95 ${single.server?.p95} ms; SQL ${sqlDistribution(single.sqlCount!)}`,
           );
           const { requestsPerSecond, p50, p99, non2xx, errors, server } = c.hearth;
           rows.push({
@@ -185,9 +200,12 @@ export const communities: Scenario = {
             goal: read.goal,
             serverP95: server?.p95,
             serverP95GoalMs: SERVER_P95_GOAL_MS,
+            sql: sqlOf(single.sqlCount!),
+            responseBytes: fixed[read.path].body.length,
           });
           details.push(
             `- ${read.endpoint}: ${int(fixed[read.path].body.length)} bytes; ` +
+              `SQL with one connection: ${sqlDistribution(single.sqlCount!)}; ` +
               (server
                 ? `inside the server p50 ${server.p50} ms, p95 ${server.p95} ms, p99 ${server.p99} ms, ` +
                   `max ${server.max} ms over ${int(server.count)} requests; `
@@ -236,7 +254,9 @@ export const communities: Scenario = {
           `includes waiting behind the other ${CONNECTIONS - 1} connections' requests (event loop and ` +
           `database pool) but not the network or the client. After each comparison Hearth is also measured ` +
           `with one connection for ${Math.min(opts.seconds, SINGLE_SECONDS)} s (listed below, not in the table): ` +
-          `the time one request takes when it waits for nothing.`,
+          `the time one request takes when it waits for nothing. SQL/req counts, in that one-connection run, the ` +
+          `statements each request sent (as in the Posts section): anonymous directory and community pages are ` +
+          `served from the public cache, so most make none.`,
         `Per endpoint (response size; latency inside the server at ${CONNECTIONS} connections and at one; cores in ` +
           `use, PostgreSQL included in the server's):`,
         details.join("\n"),

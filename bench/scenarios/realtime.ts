@@ -6,11 +6,10 @@
  * memberships and sessions inserted with set-based SQL on the benchmark's own database, the session
  * cookies signed with the server's secret); the event is a post the owner writes through the API.
  */
-import { createHmac, randomBytes, randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { DEFAULT_REALTIME_SETTINGS } from "../../src/server/lib/realtime";
@@ -27,6 +26,7 @@ import { signIn } from "../lib/hearth-client";
 import { median } from "../lib/load";
 import type { ResultRow, Scenario } from "../lib/scenario";
 import { int, sleep } from "../lib/format";
+import { authSecretOf, sessionCookie } from "../lib/sessions";
 
 const WATCHERS = 2000;
 /** Streams opened per second, on each server: under the hub's joinsPerSecond (new streams per process). */
@@ -431,11 +431,8 @@ export const realtime: Scenario = {
       );
       await db.query("COMMIT");
       const setupSeconds = (performance.now() - setup0) / 1000;
-      const secret = readFileSync(path.join(hearth.dataDir, "auth-secret"), "utf8").trim();
-      const cookies = tokens.map((token) => {
-        const signature = createHmac("sha256", secret).update(token).digest("base64");
-        return `hearth.session_token=${encodeURIComponent(`${token}.${signature}`)}`;
-      });
+      const secret = authSecretOf(hearth.dataDir);
+      const cookies = tokens.map((token) => sessionCookie(secret, token));
       const memberCount = (
         await db.query<{ n: number }>("SELECT member_count AS n FROM communities WHERE id = $1", [community.id])
       ).rows[0].n;
