@@ -60,11 +60,17 @@ export default defineConfig({
     outDir: path.join(repoRoot, "dist/web"),
     emptyOutDir: true,
     sourcemap: false,
+    // Every browser Hearth supports has <link rel="modulepreload">: no polyfill in the entry.
+    modulePreload: { polyfill: false },
+    // The first page's JavaScript budget (scripts/check-bundle.mjs, docs/decisions/0008-web-bundle-budget.md).
     rolldownOptions: {
       treeshake: {
+        // Hearth's own modules do nothing when imported (only main.tsx does), so a page that imports
+        // one name from a feature's index does not download the rest of the feature.
         moduleSideEffects: (id: string) => !/\/src\/(web|shared)\/.*\.tsx?$/.test(id) || id.endsWith("main.tsx"),
-        manualPureFunctions: ["z"],
       },
+      // Short chunk names: every import statement and preload list in every chunk carries them.
+      output: { chunkFileNames: "assets/c-[hash].js" },
     },
   },
   server: {

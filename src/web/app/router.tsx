@@ -2,6 +2,10 @@ import { createBrowserRouter } from "react-router";
 import { RouteErrorView } from "../components/error-fallback";
 import { RootLayout } from "./root-layout";
 
+/** A route's page component, from its lazily loaded module. */
+const page = <K extends string>(module: Promise<Record<K, React.ComponentType>>, name: K) =>
+  module.then((m) => ({ Component: m[name] }));
+
 /** Every page is its own chunk, so the first page stays light. */
 export const router = createBrowserRouter([
   {
@@ -14,18 +18,18 @@ export const router = createBrowserRouter([
         // Page crashes keep the header.
         errorElement: <RouteErrorView />,
         children: [
-          { index: true, lazy: () => import("./routes/home").then(({ HomeRoute }) => ({ Component: HomeRoute })) },
+          { index: true, lazy: () => page(import("./routes/home"), "HomeRoute") },
           {
             path: "category/:categoryId",
-            lazy: () => import("./routes/home").then(({ CategoryRoute }) => ({ Component: CategoryRoute })),
+            lazy: () => page(import("./routes/home"), "CategoryRoute"),
           },
           {
             path: "create",
-            lazy: () => import("./routes/home").then(({ CreateRoute }) => ({ Component: CreateRoute })),
+            lazy: () => page(import("./routes/home"), "CreateRoute"),
           },
           {
             path: "community/:communityId",
-            lazy: () => import("./routes/community").then(({ CommunityRoute }) => ({ Component: CommunityRoute })),
+            lazy: () => page(import("./routes/community"), "CommunityRoute"),
           },
           {
             path: "community/:communityId/setup",
@@ -36,21 +40,19 @@ export const router = createBrowserRouter([
           },
           {
             path: "community/:communityId/course/:courseId",
-            lazy: () => import("./routes/course").then(({ CourseRoute }) => ({ Component: CourseRoute })),
+            lazy: () => page(import("./routes/course"), "CourseRoute"),
           },
           {
             path: "signup",
-            lazy: () => import("./routes/signup").then(({ SignupRoute }) => ({ Component: SignupRoute })),
+            lazy: () => page(import("./routes/signup"), "SignupRoute"),
           },
           {
             path: "signup/pricing",
-            lazy: () =>
-              import("./routes/signup-plans").then(({ SignupPricingRoute }) => ({ Component: SignupPricingRoute })),
+            lazy: () => page(import("./routes/signup-plans"), "SignupPricingRoute"),
           },
           {
             path: "signup/payment",
-            lazy: () =>
-              import("./routes/signup-plans").then(({ SignupPaymentRoute }) => ({ Component: SignupPaymentRoute })),
+            lazy: () => page(import("./routes/signup-plans"), "SignupPaymentRoute"),
           },
           {
             path: "free-trial",
@@ -63,39 +65,35 @@ export const router = createBrowserRouter([
           },
           {
             path: "invite/:inviteCode",
-            lazy: () => import("./routes/invite").then(({ InviteRoute }) => ({ Component: InviteRoute })),
+            lazy: () => page(import("./routes/invite"), "InviteRoute"),
           },
           {
             path: "reset-password",
-            lazy: () =>
-              import("./routes/reset-password").then(({ ResetPasswordRoute }) => ({ Component: ResetPasswordRoute })),
+            lazy: () => page(import("./routes/reset-password"), "ResetPasswordRoute"),
           },
           {
             path: "post/:postId",
-            lazy: () => import("./routes/post").then(({ PostRoute }) => ({ Component: PostRoute })),
+            lazy: () => page(import("./routes/post"), "PostRoute"),
           },
           {
             path: "saved",
-            lazy: () => import("./routes/saved").then(({ SavedRoute }) => ({ Component: SavedRoute })),
+            lazy: () => page(import("./routes/saved"), "SavedRoute"),
           },
           {
             path: "notifications",
-            lazy: () =>
-              import("./routes/notifications").then(({ NotificationsRoute }) => ({ Component: NotificationsRoute })),
+            lazy: () => page(import("./routes/notifications"), "NotificationsRoute"),
           },
           {
             path: "notifications/unsubscribe",
-            lazy: () =>
-              import("./routes/notifications").then(({ UnsubscribeRoute }) => ({ Component: UnsubscribeRoute })),
+            lazy: () => page(import("./routes/notifications"), "UnsubscribeRoute"),
           },
           {
             path: "u/:username",
-            lazy: () =>
-              import("./routes/user-profile").then(({ UserProfileRoute }) => ({ Component: UserProfileRoute })),
+            lazy: () => page(import("./routes/user-profile"), "UserProfileRoute"),
           },
           {
             path: "*",
-            lazy: () => import("./routes/not-found").then(({ NotFoundRoute }) => ({ Component: NotFoundRoute })),
+            lazy: () => page(import("./routes/not-found"), "NotFoundRoute"),
           },
         ],
       },
