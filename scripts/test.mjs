@@ -50,6 +50,10 @@ if (want("static")) {
   check("type check", bin("tsc"), ["-p", "tsconfig.json", "--noEmit"]);
   check("lint", bin("eslint"), [".", "--max-warnings", "0"]);
   check("format", bin("prettier"), ["--check", ".", "--log-level", "warn"]);
+  // Builds the web and fails when a first page's JavaScript (gzip) is over its budget.
+  check("JavaScript budget (first page at most 150 KB gzip)", process.execPath, [
+    path.join(root, "scripts/check-bundle.mjs"),
+  ]);
 }
 if (want("unit")) {
   runner(
