@@ -62,7 +62,7 @@ export default defineConfig({
     sourcemap: false,
     // Every browser Hearth supports has <link rel="modulepreload">: no polyfill in the entry.
     modulePreload: { polyfill: false },
-    // The first page's JavaScript budget (scripts/check-bundle.mjs, docs/decisions/0008-web-bundle-budget.md).
+    // The first page's JavaScript budget (scripts/check-bundle.mjs, docs/decisions/0009-web-bundle-budget.md).
     rolldownOptions: {
       treeshake: {
         // Hearth's own modules do nothing when imported (only main.tsx does), so a page that imports

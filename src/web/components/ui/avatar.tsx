@@ -38,7 +38,16 @@ export function Avatar({
       )}
     >
       {showImage ? (
-        <img src={src!} alt="" className="size-full object-cover" onError={() => setFailed(src!)} />
+        <img
+          src={src!}
+          alt=""
+          width={64}
+          height={64}
+          loading="lazy"
+          decoding="async"
+          className="size-full object-cover"
+          onError={() => setFailed(src!)}
+        />
       ) : (
         <span aria-hidden="true">{initials(name)}</span>
       )}

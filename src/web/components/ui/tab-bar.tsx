@@ -27,7 +27,7 @@ function moveFocus(event: KeyboardEvent<HTMLDivElement>) {
  * panel mounted: arrow keys, Home and End move focus along the tabs, Enter or Space selects
  * (manual activation: each section loads its own data). The community page uses it instead of
  * Radix Tabs, which would add about 10 KB (gzip) to the page's first load
- * (docs/decisions/0008-web-bundle-budget.md).
+ * (docs/decisions/0009-web-bundle-budget.md).
  */
 export function TabBar<T extends string>({
   id,

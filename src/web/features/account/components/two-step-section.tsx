@@ -225,7 +225,13 @@ function ScanStep({
       <div className="flex flex-col gap-5 sm:flex-row">
         <div className="flex size-[200px] shrink-0 items-center justify-center self-center rounded-xl bg-white ring-1 ring-stone-200">
           {qr ? (
-            <img src={qr} alt="QR code to add Hearth to your authenticator app" className="size-[184px]" />
+            <img
+              src={qr}
+              alt="QR code to add Hearth to your authenticator app"
+              width={184}
+              height={184}
+              className="size-[184px]"
+            />
           ) : (
             <Spinner label="Drawing QR code" />
           )}

@@ -120,7 +120,7 @@ export function ImageUpload({ community, kind }: { community: CommunityView; kin
     <div className="space-y-3">
       <div className="relative aspect-[1084/576] w-full max-w-xl overflow-hidden rounded-xl border border-stone-200 bg-gradient-to-br from-brand-100 via-amber-50 to-stone-100">
         {shown ? (
-          <img src={shown} alt="" className="size-full object-cover" />
+          <img src={shown} alt="" width={1084} height={576} decoding="async" className="size-full object-cover" />
         ) : (
           <div className="flex size-full flex-col items-center justify-center gap-2 text-stone-500">
             <ImagePlus className="size-8" aria-hidden="true" />

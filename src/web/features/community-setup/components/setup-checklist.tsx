@@ -268,7 +268,17 @@ function CommunityPreview({ community }: { community: CommunityView }) {
         How members see it
       </p>
       <div className="relative aspect-[1084/576] bg-gradient-to-br from-brand-200 via-amber-100 to-stone-200">
-        {community.cover_url && <img src={community.cover_url} alt="" className="size-full object-cover" />}
+        {community.cover_url && (
+          <img
+            src={community.cover_url}
+            alt=""
+            width={1084}
+            height={576}
+            loading="lazy"
+            decoding="async"
+            className="size-full object-cover"
+          />
+        )}
       </div>
       <div className="px-4 pb-4">
         <CommunityIcon

@@ -193,7 +193,15 @@ function MediaStrip({ community: c }: { community: CommunityView }) {
     <figure className="mt-6">
       <div className="relative aspect-[1084/576] overflow-hidden rounded-3xl bg-gradient-to-br from-brand-300 via-amber-200 to-rose-200 shadow-sm ring-1 ring-stone-900/5">
         {showing === "cover" && cover ? (
-          <img src={cover} alt={`Cover image of ${c.name}`} className="size-full object-cover" />
+          // The page's largest image: fetched first, never lazily.
+          <img
+            src={cover}
+            alt={`Cover image of ${c.name}`}
+            width={1084}
+            height={576}
+            fetchPriority="high"
+            className="size-full object-cover"
+          />
         ) : (
           <div className="flex size-full items-center justify-center">
             <CommunityIcon
@@ -220,7 +228,15 @@ function MediaStrip({ community: c }: { community: CommunityView }) {
               )}
             >
               {v.key === "cover" && cover ? (
-                <img src={cover} alt="" className="size-full object-cover" />
+                <img
+                  src={cover}
+                  alt=""
+                  width={1084}
+                  height={576}
+                  loading="lazy"
+                  decoding="async"
+                  className="size-full object-cover"
+                />
               ) : (
                 <span className="flex size-full items-center justify-center bg-gradient-to-br from-brand-200 to-amber-100">
                   <CommunityIcon src={c.icon_url} name={c.name} size="md" />

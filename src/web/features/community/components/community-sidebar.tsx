@@ -36,7 +36,17 @@ export function CommunitySidebar({
     <aside aria-label={`About ${c.name}`} className="lg:sticky lg:top-24 lg:self-start">
       <div className="overflow-hidden rounded-3xl bg-white shadow-sm ring-1 ring-stone-200">
         <div className="relative aspect-[1084/576] bg-gradient-to-br from-brand-300 via-amber-200 to-rose-200">
-          {cover && <img src={cover} alt="" className="size-full object-cover" />}
+          {cover && (
+            <img
+              src={cover}
+              alt=""
+              width={1084}
+              height={576}
+              loading="lazy"
+              decoding="async"
+              className="size-full object-cover"
+            />
+          )}
         </div>
         <div className="p-5">
           <div className="-mt-11 flex items-end gap-3">

@@ -102,7 +102,17 @@ export function CourseThumbnail({
   className?: string;
 }) {
   if (src) {
-    return <img src={src} alt="" loading="lazy" className={cn("aspect-video w-full object-cover", className)} />;
+    return (
+      <img
+        src={src}
+        alt=""
+        width={1280}
+        height={720}
+        loading="lazy"
+        decoding="async"
+        className={cn("aspect-video w-full object-cover", className)}
+      />
+    );
   }
   const initial = title.trim().charAt(0).toUpperCase() || "C";
   return (

@@ -103,6 +103,8 @@ export function ImagePicker({
               <img
                 src={image.previewUrl}
                 alt={`Image ${i + 1}: ${image.name}`}
+                width={200}
+                height={200}
                 className={cn("size-full object-cover", image.status !== "done" && "opacity-70")}
               />
               {image.status === "uploading" && (
