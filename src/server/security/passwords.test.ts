@@ -101,7 +101,7 @@ describe("U3 and U8: upload names and files without an extension", () => {
     const boundary = "----names";
     const body = Buffer.concat([
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a\"\r\nSet-Cookie: hijack=1\r\nX-Evil: 1.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\nSet-Cookie: hijack=1\r\nX-Evil: 1.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
       ),
       jpeg,
       Buffer.from(`\r\n--${boundary}--\r\n`),
