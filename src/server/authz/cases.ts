@@ -723,7 +723,13 @@ export const CASES: Record<string, Case> = {
     allowed: async (res, { actor, c }) =>
       expect(await roleOf(c, res.json.community.id, userId(c, actor)!)).toBe("owner"),
   },
-  "GET /api/billing/plan": { request: () => ({ method: "GET", url: "/api/billing/plan" }) },
+  "GET /api/billing/plan": {
+    request: () => ({ method: "GET", url: "/api/billing/plan" }),
+    // None yet, or the caller's own: its community is theirs.
+    allowed: async (res, { actor, c }) => {
+      if (res.json !== null) expect(await roleOf(c, res.json.community.id, userId(c, actor)!)).toBe("owner");
+    },
+  },
 
   // Realtime ---------------------------------------------------------------------------------
   "GET /api/realtime/communities/{communityId}": {
