@@ -25,7 +25,41 @@ export function connectDatabase(url: string, opts: { max?: number; onError?: (er
   // A dropped idle connection (database restart) must not crash the process.
   pool.on("error", (err) => opts.onError?.(err));
   const db = drizzle({ client: pool, schema, casing: "snake_case" });
+  retryDeadlocks(db);
   return { db, pool, url, close: () => pool.end() };
+}
+
+/** SQLSTATE 40P01: PostgreSQL ended this transaction so that one it was waiting for in a circle could go on. */
+const DEADLOCK_DETECTED = "40P01";
+const TRANSACTION_ATTEMPTS = 3;
+
+const sqlState = (err: unknown): string | undefined => {
+  // Drizzle wraps the driver's error (as `cause`).
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
+    if (typeof e.code === "string") return e.code;
+    e = e.cause as typeof e;
+  }
+  return undefined;
+};
+
+/**
+ * Runs a top-level transaction again, from the start, when PostgreSQL ends it as a deadlock's
+ * victim (at most three attempts). Writes that lock the same rows in different orders meet under
+ * load: a like holds its post's row while it notifies the author, and a non-member's first comment
+ * on that post joins the community and notifies its admins before it updates the post. The loser
+ * rolled back entirely, and transaction bodies only touch the database, so running it again is safe.
+ */
+function retryDeadlocks(db: Db): void {
+  const transaction = db.transaction.bind(db);
+  db.transaction = (async (...args: Parameters<Db["transaction"]>) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await transaction(...args);
+      } catch (err) {
+        if (attempt >= TRANSACTION_ATTEMPTS || sqlState(err) !== DEADLOCK_DETECTED) throw err;
+      }
+    }
+  }) as Db["transaction"];
 }
 
 /** The statements given to boundSql (module constants, so few), split once. */

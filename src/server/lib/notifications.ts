@@ -97,9 +97,16 @@ export async function notify(db: Queryable, input: NotifyInput): Promise<number>
         FROM ins WHERE ins.in_app
       RETURNING id, channel
     ), due AS (
+      -- Not for those whose digest is due more than a minute from now (it will pick this one up):
+      -- the upsert locks the settings row until commit, which would queue every like, comment and
+      -- join notifying one person behind the other. Near or past the due time the digest may be
+      -- running (it holds the row), so the upsert waits and schedules the next one.
       INSERT INTO user_notification_settings AS s (user_id, digest_due_at)
       SELECT ins.user_id, now() + make_interval(secs => ${NOTIFICATION_LIMITS.digestDelaySeconds})
-        FROM ins JOIN ok ON ok.user_id = ins.user_id WHERE ok.email
+        FROM ins JOIN ok ON ok.user_id = ins.user_id
+       WHERE ok.email AND NOT EXISTS (
+             SELECT 1 FROM user_notification_settings d
+              WHERE d.user_id = ins.user_id AND d.digest_due_at > now() + interval '1 minute')
       ON CONFLICT (user_id) DO UPDATE
          SET digest_due_at = greatest(
                now() + make_interval(secs => ${NOTIFICATION_LIMITS.digestDelaySeconds}),
