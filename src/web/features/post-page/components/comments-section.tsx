@@ -120,8 +120,8 @@ export function CommentsSection({
       <CommentItem
         comment={comment}
         isReply={parent !== null}
-        mayEdit={isOwn}
-        mayDelete={isOwn || mayModerate}
+        mayEdit={isOwn && can(viewerRole, "edit_own_post")}
+        mayDelete={(isOwn && can(viewerRole, "delete_own_post")) || mayModerate}
         editing={editingId === comment.id}
         liking={like.isPending && like.variables === comment.id}
         onLike={() => onLike(comment)}
