@@ -29,6 +29,7 @@ beforeAll(async () => {
   writeFileSync(path.join(webDir, "index.html"), readFileSync(WEB_SOURCE));
   writeFileSync(path.join(webDir, "assets", "index-abc123.js"), "export {};");
   writeFileSync(path.join(webDir, "favicon.svg"), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  writeFileSync(path.join(webDir, "robots.txt"), "User-agent: *\nDisallow: /api/\n");
   web = await buildApp({
     config: { ...t.config, serveWeb: true },
     database: t.database,
@@ -66,7 +67,9 @@ function problems(headers: Headers, opts: { inlineScriptAllowed?: boolean } = {}
   // object-src falls back to default-src; base-uri and frame-ancestors do not.
   if (src("object-src")?.join(" ") !== "'none'") out.push(`object-src ${src("object-src")}`);
   if (csp.get("base-uri")?.join(" ") !== "'none'") out.push(`base-uri ${csp.get("base-uri")}`);
-  if (csp.get("frame-ancestors")?.join(" ") !== "'none'") out.push(`frame-ancestors ${csp.get("frame-ancestors")}`);
+  // No other site may frame a response ('self' on media: Hearth's own pages may show a file in a frame).
+  const ancestors = csp.get("frame-ancestors")?.join(" ");
+  if (ancestors !== "'none'" && ancestors !== "'self'") out.push(`frame-ancestors ${ancestors}`);
   const script = src("script-src") ?? [];
   if (!script.length) out.push("no script-src or default-src");
   if (script.includes("'unsafe-eval'")) out.push("script-src allows 'unsafe-eval'");
@@ -207,6 +210,7 @@ describe("W2: security headers", () => {
       "/no/such/page",
       "/assets/index-abc123.js",
       "/favicon.svg",
+      "/robots.txt",
       "/assets/missing-x1.js",
     ]) {
       const res = await web.inject({ method: "GET", url });

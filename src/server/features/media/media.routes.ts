@@ -48,7 +48,7 @@ export const mediaRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         .header("x-content-type-options", "nosniff")
         .header(
           "content-security-policy",
-          "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; sandbox",
+          "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'; sandbox",
         )
         .header("cross-origin-resource-policy", "same-origin")
         .header("vary", "Cookie")
