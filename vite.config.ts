@@ -60,6 +60,8 @@ export default defineConfig({
     outDir: path.join(repoRoot, "dist/web"),
     emptyOutDir: true,
     sourcemap: false,
+    // The server reads it to hint each page's own chunks (src/server/lib/page-shell.ts).
+    manifest: true,
     // Every browser Hearth supports has <link rel="modulepreload">: no polyfill in the entry.
     modulePreload: { polyfill: false },
     // The first page's JavaScript budget (scripts/check-bundle.mjs, docs/decisions/0009-web-bundle-budget.md).

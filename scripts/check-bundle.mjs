@@ -30,7 +30,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dist = path.join(root, "dist/web");
 const build = spawnSync(
   process.execPath,
-  [path.join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn", "--manifest"],
+  [path.join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"],
   { cwd: root, stdio: "inherit" },
 );
 if (build.status !== 0) process.exit(build.status ?? 1);

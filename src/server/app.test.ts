@@ -138,6 +138,28 @@ describe("dev mailbox", () => {
   });
 });
 
+describe("compression", () => {
+  it("sends JSON over 1 KB compressed to clients that ask, the same bytes once decoded, and small or unasked ones as they are", async () => {
+    const { brotliDecompressSync, gunzipSync } = await import("node:zlib");
+    const url = "/api/openapi.json";
+    const plain = await t.app.inject({ method: "GET", url });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.rawPayload.length).toBeGreaterThan(1024);
+    const br = await t.app.inject({ method: "GET", url, headers: { "accept-encoding": "gzip, deflate, br" } });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers.vary).toContain("accept-encoding");
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    const gz = await t.app.inject({ method: "GET", url, headers: { "accept-encoding": "gzip" } });
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
+    // A small answer is not worth it.
+    const health = await t.app.inject({ method: "GET", url: "/api/health", headers: { "accept-encoding": "br" } });
+    expect(health.headers["content-encoding"]).toBeUndefined();
+    expect(health.json()).toEqual({ status: "ok", database: "ok" });
+  });
+});
+
 describe("single-page app serving", () => {
   it("serves the page for app routes and a 404 for a missing asset", async () => {
     const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import("node:fs");

@@ -18,7 +18,9 @@ export function RootLayout() {
         Skip to content
       </a>
       <Header />
-      <div className="flex-1">
+      {/* At least a screen tall (below the 4rem header): the footer starts below the fold, so a page
+          whose content arrives after its first paint does not push it down (layout shift). */}
+      <div className="min-h-[calc(100svh-4rem)] flex-1">
         <Outlet />
       </div>
       {!ownFooter && <Footer />}

@@ -28,12 +28,13 @@ export function CommunityCover({
   src,
   seed,
   className,
-  loading = "lazy",
+  priority = false,
 }: {
   src: string | null | undefined;
   seed: string;
   className?: string;
-  loading?: "lazy" | "eager";
+  /** Above the fold on arrival (the page's largest image): fetched first, never lazily. */
+  priority?: boolean;
 }) {
   const [failed, setFailed] = useState<string | null>(null);
   const showImage = Boolean(src) && failed !== src;
@@ -45,7 +46,8 @@ export function CommunityCover({
           alt=""
           width={1084}
           height={576}
-          loading={loading}
+          loading={priority ? "eager" : "lazy"}
+          fetchPriority={priority ? "high" : "auto"}
           decoding="async"
           className="size-full object-cover"
           onError={() => setFailed(src!)}
@@ -60,7 +62,7 @@ export function memberCountText(count: number): string {
 }
 
 /** One community in the directory; the whole card is the link to its page. */
-export function CommunityCard({ community }: { community: DirectoryCard }) {
+export function CommunityCard({ community, priority = false }: { community: DirectoryCard; priority?: boolean }) {
   const description = community.short_description || community.description || community.tagline;
   const price = priceText(community.type, community.price);
   return (
@@ -71,7 +73,7 @@ export function CommunityCard({ community }: { community: DirectoryCard }) {
         "has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-brand-700",
       )}
     >
-      <CommunityCover src={community.cover_url} seed={community.id} />
+      <CommunityCover src={community.cover_url} seed={community.id} priority={priority} />
       <div className="flex flex-1 flex-col px-5 pb-5">
         <CommunityIcon
           src={community.icon_url}

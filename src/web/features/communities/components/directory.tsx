@@ -79,9 +79,10 @@ export function Directory({ filters }: { filters: DirectoryFilters }) {
         className={cn(gridClasses, "transition-opacity", query.isPlaceholderData && "opacity-60")}
         aria-label="Communities"
       >
-        {items.map((community) => (
+        {items.map((community, i) => (
           <li key={community.id}>
-            <CommunityCard community={community} />
+            {/* The first row is on screen when the page opens: its covers load first. */}
+            <CommunityCard community={community} priority={i < 3} />
           </li>
         ))}
       </ul>

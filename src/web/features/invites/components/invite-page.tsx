@@ -116,7 +116,7 @@ function InviteCard({ inviteCode, invite }: { inviteCode: string; invite: Invite
     <InviteFrame>
       <title>{`Join ${community.name} · Hearth`}</title>
       <article className="overflow-hidden rounded-3xl bg-white shadow-xl ring-1 ring-stone-900/5">
-        <CommunityCover src={community.image_url ?? community.cover_url} seed={community.id} loading="eager" />
+        <CommunityCover src={community.image_url ?? community.cover_url} seed={community.id} priority />
         <div className="px-6 pb-8 sm:px-10">
           <CommunityIcon
             src={community.icon_url}
