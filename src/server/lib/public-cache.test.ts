@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, type HearthApp } from "../app";
 import { connectDatabase, type Database } from "../db/client";
 import { api, createTestApp, signedInUser, type TestApp } from "../test/harness";
+import { postPageKey } from "./public-cache";
 
 let t: TestApp;
 let second: { app: HearthApp; database: Database };
@@ -121,5 +122,111 @@ describe("the public cache", () => {
         (await other.get(`/api/communities/${c.id}/posts`)).body.items.find((p: { id: string }) => p.id === first.id)
           .likes_count === 1,
     );
+  });
+
+  it("serves a public post's anonymous page from the cache and shows every change to the next anonymous request", async () => {
+    const http = api(t.app);
+    const other = api(second.app);
+    const owner = await signedInUser(t);
+    const member = await signedInUser(t);
+    const c = (await http.post("/api/communities", { name: "Post cache" }, { cookie: owner.cookie })).body;
+    await http.post(`/api/communities/${c.id}/join`, {}, { cookie: member.cookie });
+    const write = (body: Record<string, unknown>) =>
+      http.post(`/api/communities/${c.id}/posts`, body, { cookie: owner.cookie }).then((r) => r.body.id as string);
+    const id = await write({ content: "First words" });
+    const poll = await write({ type: "poll", content: "Which?", poll: { options: ["A", "B"], duration_hours: 0 } });
+    const inner = await write({ content: "Members only", visibility: "members" });
+    const page = async (postId: string, h = http, cookie?: string) => {
+      const res = await h.get(`/api/posts/${postId}`, { cookie });
+      return res.status === 200 ? res.body : res.status;
+    };
+
+    // Read twice: the second answer comes from the cache (a counter changed behind its back in SQL,
+    // which no trigger announces, does not show), byte for byte the first.
+    const first = await http.get(`/api/posts/${id}`);
+    expect(first.body).toMatchObject({ post: { id, content: "First words", liked: false }, viewer_role: null });
+    expect(first.body.community).toEqual({ id: c.id, slug: c.slug, name: "Post cache", icon_url: null });
+    await t.database.pool.query("UPDATE posts SET share_count = 40 WHERE id = $1", [id]);
+    const again = await http.get(`/api/posts/${id}`);
+    expect(again.raw.body).toBe(first.raw.body);
+    expect(t.app.ctx.feedCache.get(postPageKey(c.id, id))).toBe(first.raw.body);
+
+    // Each change shows to the very next anonymous request in this process.
+    await http.patch(`/api/posts/${id}`, { content: "Edited words" }, { cookie: owner.cookie });
+    expect(await page(id)).toMatchObject({ post: { content: "Edited words", is_edited: true, share_count: 40 } });
+    await http.post(`/api/posts/${id}/like`, {}, { cookie: member.cookie });
+    expect(await page(id)).toMatchObject({ post: { likes_count: 1, liked: false } });
+    const comment = (await http.post(`/api/posts/${id}/comments`, { content: "Hi" }, { cookie: member.cookie })).body;
+    expect(await page(id)).toMatchObject({ post: { comments_count: 1 } });
+    await http.delete(`/api/comments/${comment.id}`, { cookie: member.cookie });
+    expect(await page(id)).toMatchObject({ post: { comments_count: 0 } });
+    await http.post(`/api/posts/${id}/share`, {});
+    expect(await page(id)).toMatchObject({ post: { share_count: 41 } });
+    expect(await page(poll)).toMatchObject({ post: { poll: { total_votes: null } } });
+    await http.post(`/api/posts/${poll}/vote`, { option_index: 1 }, { cookie: member.cookie });
+    expect(
+      (await t.database.pool.query("SELECT poll_data->'total_votes' AS n FROM posts WHERE id = $1", [poll])).rows[0].n,
+    ).toBe(1);
+    expect(t.app.ctx.feedCache.get(postPageKey(c.id, poll))).toBeUndefined();
+
+    // The other process hears of content changes from the database within moments.
+    expect(await page(id, other)).toMatchObject({ post: { content: "Edited words" } });
+    await http.patch(`/api/posts/${id}`, { content: "Third words" }, { cookie: owner.cookie });
+    await until(async () => ((await page(id, other)) as { post: { content: string } }).post.content === "Third words");
+
+    // Signed-in viewers never get the anonymous bytes; members-only posts are never cached.
+    expect(await page(id, http, member.cookie)).toMatchObject({ post: { liked: true }, viewer_role: "member" });
+    expect(await page(inner)).toBe(404);
+    expect(await page(inner, http, member.cookie)).toMatchObject({ post: { id: inner } });
+    expect(t.app.ctx.feedCache.get(postPageKey(c.id, inner))).toBeUndefined();
+
+    // The community goes private with the page cached in both processes: the next anonymous
+    // request is refused, here at once and in the other process within moments.
+    for (const h of [http, other]) expect(await page(id, h)).toMatchObject({ post: { id } });
+    expect(t.app.ctx.feedCache.get(postPageKey(c.id, id))).toBeDefined();
+    await http.patch(`/api/communities/${c.id}`, { visibility: "private" }, { cookie: owner.cookie });
+    expect(await page(id)).toBe(404);
+    await until(async () => (await page(id, other)) === 404);
+    // Its posts are read by members only, and never kept for anyone else.
+    const secret = await write({ content: "Private words" });
+    for (const [h, app] of [
+      [http, t.app],
+      [other, second.app],
+    ] as const) {
+      expect(await page(secret, h, member.cookie)).toMatchObject({ post: { id: secret }, viewer_role: "member" });
+      expect(await page(secret, h)).toBe(404);
+      expect(app.ctx.feedCache.get(postPageKey(c.id, secret))).toBeUndefined();
+    }
+    expect(await page(id, http, member.cookie)).toMatchObject({ post: { id }, viewer_role: "member" });
+    expect(await page(id)).toBe(404);
+
+    // Deleted: gone for the next anonymous request.
+    await http.patch(`/api/communities/${c.id}`, { visibility: "public" }, { cookie: owner.cookie });
+    expect(await page(id)).toMatchObject({ post: { id } });
+    await http.delete(`/api/posts/${id}`, { cookie: owner.cookie });
+    expect(await page(id)).toBe(404);
+  });
+
+  it("computes a missing entry once for every caller that asks meanwhile, and lets go of it when the key is dropped", async () => {
+    const cache = t.app.ctx.feedCache;
+    let runs = 0;
+    const release: (() => void)[] = [];
+    const compute = (value: string) => () => {
+      runs++;
+      return new Promise<string>((resolve) => release.push(() => resolve(value)));
+    };
+    const waiting = Array.from({ length: 20 }, () => cache.getOrCompute("scope-a:page", compute("old")));
+    expect(runs).toBe(1);
+    // A change drops the key while it is computed: the next caller starts again, and only the
+    // newer answer is kept.
+    cache.clearScope("scope-a");
+    const fresh = cache.getOrCompute("scope-a:page", compute("new"));
+    expect(runs).toBe(2);
+    release.forEach((r) => r());
+    expect(new Set(await Promise.all(waiting))).toEqual(new Set(["old"]));
+    expect(await fresh).toBe("new");
+    expect(cache.get("scope-a:page")).toBe("new");
+    expect(await cache.getOrCompute("scope-a:page", compute("again"))).toBe("new");
+    expect(runs).toBe(2);
   });
 });

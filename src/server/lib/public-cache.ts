@@ -8,6 +8,15 @@ export const FEED_CHANNEL = "hearth_feed";
 type Entry = { value: unknown; expires: number };
 
 /**
+ * An anonymous visitor's page of one post, kept in the feed cache under its community's scope (so
+ * any change to the community's posts drops it in every process). Writes that change only its
+ * counters (likes, votes, shares, comments) drop it in their own process.
+ */
+export const postPageKey = (communityId: string, postId: string) => `${communityId}:post:${postId}`;
+/** Which community a post is in, kept in the public cache (dropped when any community changes). */
+export const postCommunityKey = (postId: string) => `post-community:${postId}`;
+
+/**
  * Answers that are the same for everyone in a given position (directory pages, public community
  * pages, feed pages by visibility), kept for a moment. Changes made by any process through any
  * code path are announced by database triggers on a channel and drop the entries concerned in
@@ -17,6 +26,8 @@ type Entry = { value: unknown; expires: number };
  */
 export class PublicCache {
   private readonly entries = new Map<string, Entry>();
+  /** Computations under way (getOrCompute), by key; dropped with their key's entry. */
+  private readonly pending = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly listener: PgListener,
@@ -54,14 +65,50 @@ export class PublicCache {
     this.entries.set(key, { value, expires: Date.now() + (this.opts.ttlMs ?? 2_000) });
   }
 
+  /**
+   * The cached value, or else one computation shared by every caller that asks for the key while it
+   * runs (under a spike, an expired entry is computed once, not once per waiting request). A change
+   * that drops the key while it runs (delete, clear, clearScope) also lets go of the computation:
+   * later callers start a new one, and the older result is not kept.
+   */
+  getOrCompute<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const hit = this.get<T>(key);
+    if (hit !== undefined) return Promise.resolve(hit);
+    const running = this.pending.get(key) as Promise<T> | undefined;
+    if (running) return running;
+    const started: Promise<T> = compute().then(
+      (value) => {
+        if (this.pending.get(key) === started) {
+          this.pending.delete(key);
+          this.set(key, value);
+        }
+        return value;
+      },
+      (err: unknown) => {
+        if (this.pending.get(key) === started) this.pending.delete(key);
+        throw err;
+      },
+    );
+    this.pending.set(key, started);
+    return started;
+  }
+
+  /** Drops one key (this process only: other processes keep theirs up to the time to live). */
+  delete(key: string): void {
+    this.entries.delete(key);
+    this.pending.delete(key);
+  }
+
   clear(): void {
     this.entries.clear();
+    this.pending.clear();
   }
 
   /** Drops the keys of one scope (keys are written `${scope}:…`). */
   clearScope(scope: string): void {
     const prefix = `${scope}:`;
     for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+    for (const key of this.pending.keys()) if (key.startsWith(prefix)) this.pending.delete(key);
   }
 
   get size(): number {

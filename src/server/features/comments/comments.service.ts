@@ -8,6 +8,7 @@ import { addMember, requirePermission } from "../../lib/community-access";
 import { AppError } from "../../lib/errors";
 import { notify } from "../../lib/notifications";
 import { requirePost } from "../../lib/post-access";
+import { postPageKey } from "../../lib/public-cache";
 
 const commentNotFound = () => new AppError("NOT_FOUND", "Comment not found");
 
@@ -88,7 +89,7 @@ export async function createComment({
 }) {
   const access = await requirePost(ctx.db, postId, viewer.id);
   if (!access.post.is_approved) throw new AppError("CONFLICT", "This post is waiting for approval");
-  return ctx.db.transaction(async (tx) => {
+  const created = await ctx.db.transaction(async (tx) => {
     const role = await actingRole(tx, access.community, access.role, viewer.id);
     requirePermission(role, "create_post");
     let parentAuthor: string | null = null;
@@ -140,6 +141,9 @@ export async function createComment({
         FROM comments c WHERE c.id = ${row.id}`);
     return toDto(res.rows[0]);
   });
+  // The post's anonymous page shows comments_count.
+  ctx.feedCache.delete(postPageKey(access.community.id, postId));
+  return created;
 }
 
 /** The comment with its post's access (the comment must belong to a post the viewer can see). */
@@ -207,6 +211,7 @@ export async function deleteComment({
         .where(eq(posts.id, comment.postId));
     }
   });
+  ctx.feedCache.delete(postPageKey(access.community.id, comment.postId));
 }
 
 /** Like toggle on a comment (counts toward the author's leaderboard score). */

@@ -19,6 +19,7 @@ import {
   findFeed,
   findPending,
   findPost,
+  findPublicPost,
   findSaved,
   pinPost,
   reviewPost,
@@ -206,7 +207,13 @@ export const postRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         },
       },
     },
-    async (request) => findPost({ ctx, viewer: await ctx.viewer(request), postId: request.params.postId }),
+    async (request, reply) => {
+      const viewer = await ctx.viewer(request);
+      if (viewer) return findPost({ ctx, viewer, postId: request.params.postId });
+      // Anonymous visitors all get the same bytes, kept in the cache and sent as they are.
+      const body = await findPublicPost({ ctx, postId: request.params.postId });
+      return (reply as FastifyReply).type("application/json; charset=utf-8").send(body);
+    },
   );
 
   app.patch(

@@ -32,6 +32,7 @@ import { UPLOAD_MESSAGES } from "../../../shared/uploads";
 import type { Readable } from "node:stream";
 import { notify } from "../../lib/notifications";
 import { requirePost, visibleTo } from "../../lib/post-access";
+import { postCommunityKey, postPageKey } from "../../lib/public-cache";
 import { publishPostEvent } from "../../lib/realtime";
 
 type Visibility = "public" | "members" | "admins";
@@ -245,37 +246,39 @@ export async function findFeed({
   if (community.visibility === "private" && !role) throw communityNotFound();
   const visibility = visibleTo(role);
   const key = `${community.id}:${categoryId ?? ""}:${visibility.join(",")}:${cursor ?? ""}`;
-  // Anonymous visitors all get the same bytes.
-  const anonymousKey = `${key}:json`;
+  // The shared part of the page, made once for every request that asks while it is made.
+  const sharedPage = () =>
+    ctx.feedCache.getOrCompute<SharedPage>(key, async () => {
+      const conditions = [
+        sql`p.community_id = ${community.id}`,
+        sql`p.deleted_at IS NULL`,
+        sql`p.is_approved`,
+        sql`p.visibility = ANY(${sql.param(visibility)}::text[])`,
+      ];
+      if (categoryId) conditions.push(sql`p.category_id = ${categoryId}`);
+      if (after) {
+        conditions.push(sql`NOT p.is_pinned AND (p.created_at, p.id) < (${after.t}::timestamptz, ${after.id}::uuid)`);
+      }
+      const res = await ctx.db.execute<PostRow>(sql`
+        SELECT ${sharedColumns}
+          FROM posts p
+         WHERE ${sql.join(conditions, sql` AND `)}
+         ORDER BY p.is_pinned DESC, p.created_at DESC, p.id DESC
+         LIMIT ${limit + 1}`);
+      const rows = res.rows.slice(0, limit);
+      const last = rows.at(-1);
+      return { rows, next: res.rows.length > limit && last ? encodeFeedCursor(last) : null };
+    });
+  // Anonymous visitors all get the same bytes, likewise made once.
   if (!viewer) {
-    const body = ctx.feedCache.get<string>(anonymousKey);
-    if (body !== undefined) return body;
+    return ctx.feedCache.getOrCompute<string>(`${key}:json`, async () => {
+      const page = await sharedPage();
+      return JSON.stringify({ items: page.rows.map((r) => toPostDto(r)), next_cursor: page.next });
+    });
   }
-  let page = ctx.feedCache.get<SharedPage>(key);
-  if (!page) {
-    const conditions = [
-      sql`p.community_id = ${community.id}`,
-      sql`p.deleted_at IS NULL`,
-      sql`p.is_approved`,
-      sql`p.visibility = ANY(${sql.param(visibility)}::text[])`,
-    ];
-    if (categoryId) conditions.push(sql`p.category_id = ${categoryId}`);
-    if (after) {
-      conditions.push(sql`NOT p.is_pinned AND (p.created_at, p.id) < (${after.t}::timestamptz, ${after.id}::uuid)`);
-    }
-    const res = await ctx.db.execute<PostRow>(sql`
-      SELECT ${sharedColumns}
-        FROM posts p
-       WHERE ${sql.join(conditions, sql` AND `)}
-       ORDER BY p.is_pinned DESC, p.created_at DESC, p.id DESC
-       LIMIT ${limit + 1}`);
-    const rows = res.rows.slice(0, limit);
-    const last = rows.at(-1);
-    page = { rows, next: res.rows.length > limit && last ? encodeFeedCursor(last) : null };
-    ctx.feedCache.set(key, page);
-  }
+  const page = await sharedPage();
   let rows = page.rows;
-  if (viewer && rows.length) {
+  if (rows.length) {
     const res = await ctx.pool.query<ViewerState>({
       name: "feed_viewer_state",
       text: FEED_VIEWER_STATE_SQL,
@@ -293,9 +296,7 @@ export async function findFeed({
     const pinned = rows.filter((r) => r.is_pinned);
     rows = [...pinned, ...pending, ...rows.slice(pinned.length)];
   }
-  const body = JSON.stringify({ items: rows.map((r) => toPostDto(r)), next_cursor: page.next });
-  if (!viewer) ctx.feedCache.set(anonymousKey, body);
-  return body;
+  return JSON.stringify({ items: rows.map((r) => toPostDto(r)), next_cursor: page.next });
 }
 
 async function postDto(db: Queryable, postId: string, viewerId: string) {
@@ -312,6 +313,32 @@ export async function findPost({ ctx, viewer, postId }: { ctx: AppContext; viewe
     .where(eq(communities.id, access.community.id));
   return { post: await postDto(ctx.db, postId, viewer?.id ?? ""), community: c, viewer_role: access.role };
 }
+
+/**
+ * One post as an anonymous visitor sees it, serialized: the same bytes for everyone, so it is kept
+ * in the feed cache under its community's scope, found through the post's community in the public
+ * cache. Only a public, approved post of a public community gets this far (findPost refuses the
+ * rest). Any change to the community empties the public cache, so the page is made again (and
+ * refused once the community is private); any change to the community's posts drops it with the
+ * feed pages, in every process; this process's likes, votes, shares and comments drop it at once
+ * (forgetPostPage), other processes' show within the time to live (2 s), as on anonymous feed pages.
+ */
+export async function findPublicPost({ ctx, postId }: { ctx: AppContext; postId: string }): Promise<string> {
+  const communityId = ctx.publicCache.get<string>(postCommunityKey(postId));
+  if (communityId) {
+    const page = ctx.feedCache.get<string>(postPageKey(communityId, postId));
+    if (page !== undefined) return page;
+  }
+  const found = await findPost({ ctx, viewer: null, postId });
+  const body = JSON.stringify(found);
+  ctx.publicCache.set(postCommunityKey(postId), found.community.id);
+  ctx.feedCache.set(postPageKey(found.community.id, postId), body);
+  return body;
+}
+
+/** Drops this process's anonymous page of a post whose counters changed. */
+export const forgetPostPage = (ctx: AppContext, communityId: string, postId: string) =>
+  ctx.feedCache.delete(postPageKey(communityId, postId));
 
 // ---------------------------------------------------------------------------------------------
 // Writing
@@ -568,10 +595,12 @@ export async function toggleLike({ ctx, viewer, postId }: { ctx: AppContext; vie
     }
     return { liked, likes_count: row.likes };
   };
-  return ctx.db.transaction(async (tx) => {
+  const result = await ctx.db.transaction(async (tx) => {
     if (!access.role) await roleForTakingPart(tx, access.community, access.role, viewer.id);
     return toggle(tx);
   });
+  forgetPostPage(ctx, access.community.id, postId);
+  return result;
 }
 
 /** Save toggle; saved posts are private to the user. */
@@ -594,6 +623,7 @@ export async function sharePost({ ctx, viewer, postId }: { ctx: AppContext; view
     .set({ shareCount: sql`${posts.shareCount} + 1` })
     .where(eq(posts.id, postId))
     .returning({ share_count: posts.shareCount });
+  forgetPostPage(ctx, access.community.id, postId);
   return row;
 }
 
@@ -630,6 +660,7 @@ export async function votePoll({
           '{total_votes}', to_jsonb((poll_data ->> 'total_votes')::int + 1))
        WHERE id = ${postId}`);
   });
+  forgetPostPage(ctx, access.community.id, postId);
   return postDto(ctx.db, postId, viewer.id);
 }
 
