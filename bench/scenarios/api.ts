@@ -409,7 +409,10 @@ export const api: Scenario = {
           `the same ${cpuCount} cores; ${opts.warmupSeconds} s warm-up then ${opts.seconds} s measured; baseline ` +
           `right before Hearth, ${opts.rounds} round${opts.rounds > 1 ? "s, the round with the median ratio shown" : ""}). ` +
           `Reads compare every body byte for byte. The spike rows open ${int(SPIKE_CONNECTIONS)} connections to ` +
-          `each server and have no one-connection run (the post's is the Posts section's anonymous row). Writes: ` +
+          `each server and have no one-connection run (the Posts section has both anonymously at 50 connections and ` +
+          `one); both are served from the public caches (\`src/server/lib/public-cache.ts\`: the same bytes for ` +
+          `every anonymous visitor, kept up to 2 s, dropped when the community or its posts change, and made once ` +
+          `for all the requests that ask while it is made). Writes: ` +
           `${CONNECTIONS} connections, each signed in as its own member; a post is a 90-character text post; likes ` +
           `toggle the approved posts of the first feed page (connection i starts at post i); each vote goes to a ` +
           `(member, poll) pair not used before, members voting at one moment in different polls; comments go to ` +

@@ -365,7 +365,9 @@ export const posts: Scenario = {
           `Each feed page's shared part (by community, category, cursor and visibility) comes from the feed ` +
           `cache, dropped in every process when the community's posts change; a signed-in request adds one ` +
           `query for the viewer's role (and pending posts on page 1) and one for their likes, saves, votes and ` +
-          `the current counters; an anonymous page is kept whole, its counters at most 2 s old. Server p95 is measured inside the ` +
+          `the current counters; an anonymous page is kept whole, its counters at most 2 s old. The anonymous ` +
+          `post page is kept whole the same way (dropped at once by this process's likes, votes and comments). ` +
+          `Server p95 is measured inside the ` +
           `Hearth process (Node's "request" event to the last byte handed to the socket), so it includes waiting ` +
           `behind the other connections' requests.`,
         `SQL/req counts every statement the Hearth process sends to PostgreSQL through node-postgres ` +
