@@ -71,8 +71,12 @@ export default defineConfig({
         // one name from a feature's index does not download the rest of the feature.
         moduleSideEffects: (id: string) => !/\/src\/(web|shared)\/.*\.tsx?$/.test(id) || id.endsWith("main.tsx"),
       },
-      // Short chunk names: every import statement and preload list in every chunk carries them.
-      output: { chunkFileNames: "assets/c-[hash].js" },
+      // Short names for shared chunks: every import statement and preload list carries them. A
+      // page's own chunk keeps its name (user-profile-….js), which logs and tests can tell apart.
+      output: {
+        chunkFileNames: (chunk) =>
+          chunk.facadeModuleId?.includes("/src/web/app/routes/") ? "assets/[name]-[hash].js" : "assets/c-[hash].js",
+      },
     },
   },
   server: {

@@ -117,13 +117,15 @@ test("the directory shows placeholders, then cards by member count, and loads mo
   );
   await expect(topCard.getByText(/^\d+(\.\d)?k? members?$/)).toBeVisible();
   await expect(topCard.getByText(/^(Free|\$\d+(\.\d\d)?\/month)$/)).toBeVisible();
-  // Cover pictures: sized (no layout shift) and lazy.
+  // Cover pictures: sized (no layout shift); the first row, on screen at once, loads first, the
+  // rest lazily.
   const covers = grid(page).locator("article > div:first-child > img");
-  expect(await covers.count()).toBeGreaterThan(0);
-  for (const img of await covers.all()) {
+  expect(await covers.count()).toBeGreaterThan(3);
+  for (const [i, img] of (await covers.all()).entries()) {
     await expect(img).toHaveAttribute("width", /^\d+$/);
     await expect(img).toHaveAttribute("height", /^\d+$/);
-    await expect(img).toHaveAttribute("loading", "lazy");
+    await expect(img).toHaveAttribute("loading", i < 3 ? "eager" : "lazy");
+    await expect(img).toHaveAttribute("fetchpriority", i < 3 ? "high" : "auto");
   }
 
   const second = await directoryPage({}, first.next_cursor!);
