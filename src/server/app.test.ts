@@ -1,3 +1,4 @@
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, createTestApp, ORIGIN, signedInUser, type TestApp } from "./test/harness";
 
@@ -229,5 +230,61 @@ describe("dev mailbox for one address", () => {
       remoteAddress: "127.0.0.1",
     });
     expect(JSON.parse(res.body).messages.map((m: { subject: string }) => m.subject)).toEqual(["Early"]);
+  });
+});
+
+describe("a client that goes away mid-upload", () => {
+  it("is logged as a closed request, not as the database being unavailable", async () => {
+    const net = await import("node:net");
+    const { Writable } = await import("node:stream");
+    const { buildApp } = await import("./app");
+    const lines: { msg?: string; level?: number }[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        for (const line of chunk.toString("utf8").split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const app = await buildApp({
+      config: t.config,
+      database: t.database,
+      logger: { level: "info", stream },
+      startWorker: false,
+    });
+    try {
+      const user = await signedInUser(t);
+      await app.listen({ port: 0, host: "127.0.0.1" });
+      const { port } = app.server.address() as AddressInfo;
+      const boundary = "----hearthabort";
+      const head = Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+      );
+      const socket = net.connect(port, "127.0.0.1");
+      await new Promise((resolve) => socket.once("connect", resolve));
+      socket.write(
+        [
+          "POST /api/me/avatar HTTP/1.1",
+          `host: 127.0.0.1:${port}`,
+          `origin: ${ORIGIN}`,
+          `cookie: ${user.cookie}`,
+          `content-type: multipart/form-data; boundary=${boundary}`,
+          `content-length: ${head.length + 1024 * 1024}`,
+          "",
+          "",
+        ].join("\r\n"),
+      );
+      socket.write(Buffer.concat([head, Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(64 * 1024)]));
+      await new Promise((r) => setTimeout(r, 200));
+      socket.destroy();
+      const deadline = Date.now() + 5_000;
+      while (!lines.some((l) => l.msg === "client closed the request") && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(lines.map((l) => l.msg)).toContain("client closed the request");
+      expect(lines.map((l) => l.msg)).not.toContain("database unavailable");
+      expect(lines.filter((l) => (l.level ?? 0) >= 40)).toEqual([]);
+    } finally {
+      await app.close();
+    }
   });
 });
