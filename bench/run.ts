@@ -44,7 +44,7 @@ async function main(): Promise<number> {
     const machine = machineInfo();
     console.error(`\n▶ ${scenario.title} (${opts.seconds} s per measurement, ${opts.warmupSeconds} s warm-up)`);
     const result = await scenario.run(opts);
-    console.log(`\n${scenario.title}\n\n${consoleTable(result.rows)}\n`);
+    console.log(`\n${scenario.title}\n\n${result.rows.length ? consoleTable(result.rows) : result.notes[0]}\n`);
     for (const row of result.rows) {
       const misses = missedGoals(row);
       if (misses.length) {

@@ -133,8 +133,8 @@ export function sectionMarkdown(scenario: Scenario, result: ScenarioResult, mach
     `- Node: ${machine.node}`,
     `- CPU: ${machine.cpu} × ${machine.cpus} (1-minute load average at start: ${machine.loadAverage.toFixed(2)})`,
     "",
-    markdownTable(result.rows),
-    "",
+    // A scenario that reports something other than request rates writes its own table in its notes.
+    ...(result.rows.length ? [markdownTable(result.rows), ""] : []),
     ...result.notes.flatMap((n) => [n, ""]),
     end,
   ].join("\n");

@@ -2,6 +2,7 @@ import type { Scenario } from "../lib/scenario";
 import { api } from "./api";
 import { communities } from "./communities";
 import { courses } from "./courses";
+import { faults } from "./faults";
 import { foundation } from "./foundation";
 import { mixed } from "./mixed";
 import { posts } from "./posts";
@@ -9,4 +10,4 @@ import { realtime } from "./realtime";
 import { uploads } from "./uploads";
 
 /** Every scenario, in the order `npm run bench` runs them. Later issues add theirs here. */
-export const SCENARIOS: Scenario[] = [foundation, communities, posts, api, mixed, uploads, courses, realtime];
+export const SCENARIOS: Scenario[] = [foundation, communities, posts, api, mixed, faults, uploads, courses, realtime];

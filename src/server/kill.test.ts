@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { performance } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, createTestApp, ORIGIN, signedInUser, type TestApp } from "./test/harness";
 import { counterDrift } from "./test/counters";
+import { reportFaultMeasurement } from "./test/fault-report";
 import { startServerOnTestDatabase, type ServerProcess } from "./test/server-process";
 
 /**
@@ -28,8 +30,13 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** How long each start took, from spawning the process to its first answer (ms). */
+const startTimes: number[] = [];
+
 async function start(): Promise<string> {
+  const t0 = performance.now();
   const started = await startServerOnTestDatabase(t, dataDir, { LOG_LEVEL: "fatal" });
+  startTimes.push(performance.now() - t0);
   server = started.server;
   return started.base;
 }
@@ -113,7 +120,20 @@ describe("SIGKILL during writes", () => {
       }
       expect(checked).toBeGreaterThan(0);
 
-      expect(await counterDrift(t.database.pool)).toEqual({});
+      const drift = await counterDrift(t.database.pool);
+      reportFaultMeasurement("kill", {
+        rounds: ROUNDS,
+        writers: WRITERS,
+        requests,
+        cutOff: killedDuring,
+        posts: acked.posts.length,
+        comments: acked.comments.length,
+        likesChecked: checked,
+        likesUncertain: acked.uncertain.size,
+        drift,
+        startMs: startTimes,
+      });
+      expect(drift).toEqual({});
       expect(acked.posts.length).toBeGreaterThan(ROUNDS * 2);
       expect(killedDuring).toBeGreaterThan(0);
       expect(requests).toBeGreaterThan(ROUNDS * 10);
