@@ -9,7 +9,23 @@ export function timeAgo(date: Date | string | number, now: Date = new Date()): s
   if (hours < 24) return `${hours}h ago`;
   const days = Math.floor(hours / 24);
   if (days < 7) return `${days}d ago`;
-  return then.toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric" });
+  return shortDate(then);
+}
+
+// Formatters are made on first use and kept: making one costs far more than formatting with it.
+let shortDateFormat: Intl.DateTimeFormat | undefined;
+let fullDateTimeFormat: Intl.DateTimeFormat | undefined;
+
+/** A date alone: "Nov 24, 2026". */
+export function shortDate(date: Date | string | number): string {
+  shortDateFormat ??= new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric" });
+  return shortDateFormat.format(new Date(date));
+}
+
+/** A date and time in full (a time text's tooltip): "November 24, 2026 at 9:13 PM". */
+export function fullDateTime(date: Date | string | number): string {
+  fullDateTimeFormat ??= new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short" });
+  return fullDateTimeFormat.format(new Date(date));
 }
 
 /** Member counts of 1000 or more show as x.xk (e.g. 1.0k). */

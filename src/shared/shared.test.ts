@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { badgeCount, formatCount, timeAgo } from "./format";
+import { badgeCount, formatCount, fullDateTime, shortDate, timeAgo } from "./format";
 import { MSG } from "./messages";
 import { passwordStrength } from "./password-strength";
 import { safeRedirectPath } from "./safe-redirect";
@@ -123,6 +123,12 @@ describe("formatting", () => {
   });
   it("shows a date from 7 days on", () => {
     expect(timeAgo(new Date("2026-11-10T12:00:00Z"), now)).toBe("Nov 10, 2026");
+    expect(timeAgo(new Date("2025-01-02T12:00:00Z"), now)).toBe("Jan 2, 2025");
+  });
+  it("formats a date alone, and a date with its time in full", () => {
+    expect(shortDate("2026-03-05T12:00:00Z")).toBe("Mar 5, 2026");
+    expect(shortDate(new Date("2026-03-05T12:00:00Z"))).toBe(shortDate("2026-03-05T12:00:00Z"));
+    expect(fullDateTime("2026-03-05T12:00:00Z")).toMatch(/^March 5, 2026(,| at) \d{1,2}:\d{2}\s?[AP]M$/);
   });
   it("formats counts of 1000 and more as x.xk", () => {
     expect(formatCount(999)).toBe("999");

@@ -8,6 +8,7 @@ import { FormMessage } from "../../../components/ui/form-message";
 import { Spinner } from "../../../components/ui/spinner";
 import { cn } from "../../../lib/cn";
 import { useFlashMessage } from "../../../lib/use-flash-message";
+import { shortDate } from "../../../../shared/format";
 import {
   useConfirmTwoFactor,
   useDisableTwoFactor,
@@ -22,8 +23,6 @@ type Step =
   | { name: "scan"; totpURI: string; backupCodes: string[] }
   | { name: "codes"; backupCodes: string[] }
   | { name: "disable" };
-
-const dateFormat = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric" });
 
 function secretOf(totpURI: string): string {
   try {
@@ -128,7 +127,7 @@ export function TwoStepSection({
                   <p className="truncate text-sm font-semibold text-stone-900">{factor.friendly_name}</p>
                   <p className="text-sm text-stone-600">
                     {factor.factor_type === "totp" ? "Authenticator app (TOTP)" : "Phone"}
-                    {factor.created_at && ` · Added ${dateFormat.format(new Date(factor.created_at))}`}
+                    {factor.created_at && ` · Added ${shortDate(factor.created_at)}`}
                   </p>
                 </div>
                 <span

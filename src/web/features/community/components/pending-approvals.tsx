@@ -13,7 +13,7 @@ import {
 import { useState } from "react";
 import { Link } from "react-router";
 import { toast } from "../../../lib/toast";
-import { timeAgo } from "../../../../shared/format";
+import { TimeAgo } from "../../../components/ui/time-ago";
 import { can, isManager } from "../../../../shared/roles";
 import { ConfirmDialog } from "../../../components/ui/alert-dialog";
 import { Avatar } from "../../../components/ui/avatar";
@@ -23,8 +23,6 @@ import { errorMessage } from "../../../lib/api";
 import type { CommunityView } from "../../communities";
 import { type PendingPost, usePendingPosts } from "../api/get-pending-posts";
 import { useReviewPost } from "../api/review-post";
-
-const dateTimeFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short" });
 
 const authorName = (post: PendingPost) => post.author?.full_name || post.author?.username || "Former member";
 
@@ -137,9 +135,7 @@ export function PendingApprovals({
                     )}
                     <span className="text-stone-600">
                       <span aria-hidden="true"> · </span>
-                      <time dateTime={post.created_at} title={dateTimeFormat.format(new Date(post.created_at))}>
-                        {timeAgo(post.created_at)}
-                      </time>
+                      <TimeAgo date={post.created_at} />
                     </span>
                   </p>
                 </div>

@@ -1,6 +1,6 @@
 import { Bell, CircleCheck, Heart, type LucideIcon, MessageCircle, RotateCw, UserPlus } from "lucide-react";
 import { Link } from "react-router";
-import { timeAgo } from "../../../../shared/format";
+import { TimeAgo } from "../../../components/ui/time-ago";
 import type { NotificationType } from "../../../../shared/notifications";
 import { Avatar } from "../../../components/ui/avatar";
 import { Button } from "../../../components/ui/button";
@@ -8,8 +8,6 @@ import { FormMessage } from "../../../components/ui/form-message";
 import { cn } from "../../../lib/cn";
 import type { Notification } from "../api/notification-keys";
 import { useMarkNotificationRead } from "../api/mark-read";
-
-const dateTimeFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short" });
 
 /** A small mark on the picture saying what happened. */
 const KIND: Record<NotificationType, { icon: LucideIcon; className: string }> = {
@@ -86,9 +84,7 @@ export function NotificationItem({
               <span aria-hidden="true">·</span>
             </>
           )}
-          <time dateTime={n.created_at} title={dateTimeFormat.format(new Date(n.created_at))} className="shrink-0">
-            {timeAgo(n.created_at)}
-          </time>
+          <TimeAgo date={n.created_at} className="shrink-0" />
         </span>
       </span>
       {!n.is_read && <span aria-hidden="true" className="mt-2 size-2.5 shrink-0 rounded-full bg-brand-600" />}

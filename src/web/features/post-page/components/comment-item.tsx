@@ -1,13 +1,11 @@
 import { Heart, MessageSquareReply, Trash2 } from "lucide-react";
 import { lazy, type ReactNode, Suspense } from "react";
 import { Link } from "react-router";
-import { timeAgo } from "../../../../shared/format";
+import { TimeAgo } from "../../../components/ui/time-ago";
 import { Avatar } from "../../../components/ui/avatar";
 import { cn } from "../../../lib/cn";
 import type { Comment } from "../api/get-comments";
 import { CommentForm } from "./comment-form";
-
-const dateTimeFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short" });
 
 /** Top-level avatars shrink on phones so the text keeps its width. */
 const avatarFit = "max-sm:size-8 max-sm:text-xs";
@@ -117,9 +115,7 @@ export function CommentItem({
                     </span>
                     <span className="text-stone-600">
                       <span aria-hidden="true"> · </span>
-                      <time dateTime={comment.created_at} title={dateTimeFormat.format(new Date(comment.created_at))}>
-                        {timeAgo(comment.created_at)}
-                      </time>
+                      <TimeAgo date={comment.created_at} />
                       {comment.is_edited && (
                         <>
                           <span aria-hidden="true"> · </span>

@@ -1,7 +1,7 @@
 import { Clock, Pin, ShieldCheck, Users } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link, useLocation } from "react-router";
-import { timeAgo } from "../../../../shared/format";
+import { TimeAgo } from "../../../components/ui/time-ago";
 import type { CommunityRole } from "../../../../shared/roles";
 import { Avatar } from "../../../components/ui/avatar";
 import { openAuthDialog } from "../../../lib/auth-dialog-events";
@@ -17,8 +17,6 @@ import { PostPoll } from "./post-poll";
 import { PostText } from "./post-text";
 import { PostVideo } from "./post-video";
 import type { ComposerCategory } from "./post-composer";
-
-const dateTimeFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short" });
 
 /** The element id a notification link (`/community/{id}#post-{postId}`) points at. */
 export const postAnchorId = (postId: string) => `post-${postId}`;
@@ -108,9 +106,7 @@ export function PostCard({
             )}
           </p>
           <p className="mt-0.5 flex flex-wrap items-center gap-x-1.5 gap-y-1 text-sm text-stone-600">
-            <time dateTime={post.created_at} title={dateTimeFormat.format(new Date(post.created_at))}>
-              {timeAgo(post.created_at)}
-            </time>
+            <TimeAgo date={post.created_at} />
             {post.is_edited && (
               <>
                 <span aria-hidden="true">·</span>

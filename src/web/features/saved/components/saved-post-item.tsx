@@ -1,10 +1,8 @@
 import { BarChart3, Heart, Link2, MessageCircle, PlayCircle } from "lucide-react";
 import { Link } from "react-router";
-import { timeAgo } from "../../../../shared/format";
+import { TimeAgo } from "../../../components/ui/time-ago";
 import { Avatar } from "../../../components/ui/avatar";
 import type { SavedPost } from "../api/get-saved";
-
-const dateTimeFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short" });
 
 function hostOf(url: string): string {
   try {
@@ -56,9 +54,7 @@ export function SavedPostItem({ post }: { post: SavedPost }) {
               <span className="font-semibold text-stone-900">{name}</span>
               <span className="text-stone-600">
                 <span aria-hidden="true"> · </span>
-                <time dateTime={post.created_at} title={dateTimeFormat.format(new Date(post.created_at))}>
-                  {timeAgo(post.created_at)}
-                </time>
+                <TimeAgo date={post.created_at} />
               </span>
             </p>
           </div>

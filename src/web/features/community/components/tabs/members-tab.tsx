@@ -36,9 +36,9 @@ import { useRemoveMember } from "../../api/remove-member";
 import { useUpdateMemberRole } from "../../api/update-member-role";
 import { EmptyState } from "../../../../components/empty-state";
 import { RoleBadge } from "../role-badge";
+import { shortDate } from "../../../../../shared/format";
 
 const ALL_ROLES = "all";
-const joinedFormat = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric" });
 const displayName = (m: Pick<MemberRow, "full_name" | "username">) => m.full_name || m.username || "Former member";
 
 type PendingAction = { kind: "remove" | "ban" | "owner"; member: MemberRow } | null;
@@ -223,7 +223,7 @@ export function MembersTab({ community: c }: { community: CommunityView }) {
                       )}
                     </td>
                     <td className="hidden px-4 py-3 whitespace-nowrap text-stone-600 md:table-cell">
-                      <time dateTime={m.joined_at}>{joinedFormat.format(new Date(m.joined_at))}</time>
+                      <time dateTime={m.joined_at}>{shortDate(m.joined_at)}</time>
                     </td>
                     {manageable && (
                       <td className="py-3 pr-2 text-right">
