@@ -77,7 +77,14 @@ describe("page shell", () => {
       "/api/communities?category=technology&limit=12",
     ]);
     const id = "0b0e5f7e-1111-4a2b-9c3d-123456789abc";
-    expect(fetches(shell(`/post/${id.toUpperCase()}`, false))).toEqual(["/api/me", `/api/posts/${id}`]);
+    expect(fetches(shell(`/post/${id}`, false))).toEqual(["/api/me", `/api/posts/${id}`, `/api/posts/${id}/comments`]);
+    // The client reads the id as the address spells it.
+    const upper = id.toUpperCase();
+    expect(fetches(shell(`/post/${upper}`, false))).toEqual([
+      "/api/me",
+      `/api/posts/${upper}`,
+      `/api/posts/${upper}/comments`,
+    ]);
     expect(preloads(shell(`/post/${id}`, false))).toEqual(["/assets/c-post.js"]);
   });
 

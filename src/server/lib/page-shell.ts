@@ -57,7 +57,8 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   {
     pattern: /^\/post\/([^/]+)$/,
     modules: () => [route("post")],
-    reads: (m) => (UUID.test(m[1]) ? [`/api/posts/${m[1].toLowerCase()}`] : []),
+    // The post and its comments, with the id as the address spells it (so does the client).
+    reads: (m) => (UUID.test(m[1]) ? [`/api/posts/${m[1]}`, `/api/posts/${m[1]}/comments`] : []),
   },
   { pattern: /^\/saved$/, modules: () => [route("saved")] },
   { pattern: /^\/notifications(\/unsubscribe)?$/, modules: () => [route("notifications")] },

@@ -1,4 +1,3 @@
-import { useQuery } from "@tanstack/react-query";
 import { ChevronLeft, LogIn } from "lucide-react";
 import { Link, useNavigate } from "react-router";
 import { MSG } from "../../../../shared/messages";
@@ -8,8 +7,8 @@ import { Button, buttonClasses } from "../../../components/ui/button";
 import { ApiError } from "../../../lib/api";
 import { openAuthDialog } from "../../../lib/auth-dialog-events";
 import { useMe } from "../../../lib/session";
-import { CommunityIcon, communityQueryOptions } from "../../communities";
-import { PostCard } from "../../posts";
+import { CommunityIcon } from "../../communities";
+import { PostCard, usePostContext } from "../../posts";
 import { type SinglePost, usePost } from "../api/get-post";
 import { CommentsSection } from "./comments-section";
 
@@ -29,8 +28,9 @@ export function PostPage({ postId }: { postId: string }) {
   useMe();
   const navigate = useNavigate();
   const data = query.data;
-  // Category names (and the edit dialog's choices) come with the community, usually cached from its page.
-  const community = useQuery({ ...communityQueryOptions(data?.community.slug ?? ""), enabled: Boolean(data) });
+  // Category names (and the edit dialog's choices) come with the community, usually cached from its
+  // page; otherwise read by id, the one request the post's card would make for them too.
+  const context = usePostContext(data?.post.community_id, { role: data?.viewer_role });
 
   if (query.isPending) return <PostPageSkeleton />;
   if (query.isError) {
@@ -39,9 +39,7 @@ export function PostPage({ postId }: { postId: string }) {
   }
 
   const { post, community: c, viewer_role } = query.data;
-  const category = post.category_id
-    ? community.data?.post_categories.find((cat) => cat.id === post.category_id)
-    : undefined;
+  const category = post.category_id ? context.categories.find((cat) => cat.id === post.category_id) : undefined;
   const communityHref = `/community/${encodeURIComponent(c.slug)}#post-${encodeURIComponent(post.id)}`;
   const authorName = post.author?.full_name || post.author?.username || "a former member";
 
@@ -68,7 +66,7 @@ export function PostPage({ postId }: { postId: string }) {
       <PostCard
         post={post}
         category={category}
-        categories={community.data?.post_categories}
+        categories={context.loaded ? context.categories : undefined}
         viewerRole={viewer_role}
         // Deleted from its menu: nothing is left here, so back to the community.
         onDeleted={() => navigate(`/community/${encodeURIComponent(c.slug)}`, { replace: true })}
