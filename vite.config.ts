@@ -53,9 +53,23 @@ function precompress(): Plugin {
   };
 }
 
-export default defineConfig({
+/**
+ * React Router publishes its production build beside the development one but exports only the
+ * latter, whose sole difference is `ENABLE_DEV_WARNINGS = true`: warnings for developers, printed in
+ * visitors' consoles, and their code in every page. Builds take the production files.
+ */
+const reactRouterProduction = [
+  { find: /^react-router$/, replacement: path.join(repoRoot, "node_modules/react-router/dist/production/index.mjs") },
+  {
+    find: /^react-router\/dom$/,
+    replacement: path.join(repoRoot, "node_modules/react-router/dist/production/dom-export.mjs"),
+  },
+];
+
+export default defineConfig(({ command }) => ({
   root: "src/web",
   plugins: [react(), tailwindcss(), precompress()],
+  resolve: { alias: command === "build" ? reactRouterProduction : [] },
   build: {
     outDir: path.join(repoRoot, "dist/web"),
     emptyOutDir: true,
@@ -74,6 +88,17 @@ export default defineConfig({
       // Short names for shared chunks: every import statement and preload list carries them. A
       // page's own chunk keeps its name (user-profile-….js), which logs and tests can tell apart.
       output: {
+        codeSplitting: {
+          groups: [
+            {
+              name: "icons",
+              test: /[\\/]node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/,
+              includeDependenciesRecursively: false,
+              entriesAware: true,
+              entriesAwareMergeThreshold: 8192,
+            },
+          ],
+        },
         chunkFileNames: (chunk) =>
           chunk.facadeModuleId?.includes("/src/web/app/routes/") ? "assets/[name]-[hash].js" : "assets/c-[hash].js",
       },
@@ -86,4 +111,4 @@ export default defineConfig({
       "/dev": { target: apiTarget, changeOrigin: false },
     },
   },
-});
+}));
