@@ -2,7 +2,8 @@
 // a production Hearth on the demo seed, three runs each; the medians go to docs/performance.md
 // between the bench:web markers.
 //
-// Env: CHROMIUM_PATH (default /usr/bin/chromium), BENCH_WEB_RUNS (default 3),
+// Env: CHROMIUM_PATH (default /usr/bin/chromium), BENCH_WEB_RUNS (default 3), BENCH_WEB_PAGES
+// (some of directory,community,post,funnel; prints only),
 // BENCH_NO_WRITE=1 (print only), BENCH_STRICT=1 (exit 1 when a page misses a goal).
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -19,6 +20,9 @@ const START = "<!-- bench:web:start -->";
 const END = "<!-- bench:web:end -->";
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const runs = Number(process.env.BENCH_WEB_RUNS ?? 3);
+// Some of the pages only (directory, community, post, funnel), while working on one; never written
+// to docs/performance.md, whose table compares all four.
+const only = process.env.BENCH_WEB_PAGES?.split(",").map((p) => p.trim());
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 const GOALS = { performance: 95, accessibility: 100, "best-practices": 100, seo: 100 };
 const CHROME_FLAGS = [
@@ -276,11 +280,11 @@ async function main() {
     const post = (posts.items ?? [])[0];
     if (!post) throw new Error(`${community.name} has no post`);
     const pages = [
-      { path: "/", label: "directory" },
-      { path: `/community/${community.slug}`, label: `community: ${community.name}` },
-      { path: `/post/${post.id}`, label: "a post of it" },
-      { path: "/free-trial", label: "creator funnel" },
-    ];
+      { key: "directory", path: "/", label: "directory" },
+      { key: "community", path: `/community/${community.slug}`, label: `community: ${community.name}` },
+      { key: "post", path: `/post/${post.id}`, label: "a post of it" },
+      { key: "funnel", path: "/free-trial", label: "creator funnel" },
+    ].filter((page) => !only || only.includes(page.key));
 
     const build = builtAt();
     const results = [];
@@ -336,7 +340,7 @@ async function main() {
     if (meta.rebuilt) console.error("warning: dist/web was rebuilt while the pages were measured");
     const section = markdown(results, meta);
     console.log(section);
-    if (process.env.BENCH_NO_WRITE !== "1") {
+    if (process.env.BENCH_NO_WRITE !== "1" && !only) {
       await writeSection(section);
       console.error("Wrote the bench:web section of docs/performance.md");
     }
