@@ -125,10 +125,25 @@ describe("formatting", () => {
     expect(timeAgo(new Date("2026-11-10T12:00:00Z"), now)).toBe("Nov 10, 2026");
     expect(timeAgo(new Date("2025-01-02T12:00:00Z"), now)).toBe("Jan 2, 2025");
   });
-  it("formats a date alone, and a date with its time in full", () => {
-    expect(shortDate("2026-03-05T12:00:00Z")).toBe("Mar 5, 2026");
-    expect(shortDate(new Date("2026-03-05T12:00:00Z"))).toBe(shortDate("2026-03-05T12:00:00Z"));
-    expect(fullDateTime("2026-03-05T12:00:00Z")).toMatch(/^March 5, 2026(,| at) \d{1,2}:\d{2}\s?[AP]M$/);
+  it("spells dates and times as en-US does, in the viewer's time zone", () => {
+    const short = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric" });
+    const full = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short" });
+    // Every month, both halves of the day, midnight and noon, one- and two-digit days and minutes.
+    for (let month = 0; month < 12; month++) {
+      for (const [day, hour, minute] of [
+        [1, 0, 0],
+        [9, 11, 59],
+        [15, 12, 0],
+        [28, 13, 5],
+        [28, 23, 30],
+      ]) {
+        const d = new Date(2026, month, day, hour, minute);
+        expect(shortDate(d)).toBe(short.format(d));
+        // ICU may put a narrow no-break space before AM/PM.
+        expect(fullDateTime(d.toISOString())).toBe(full.format(d).replace(/\u202f/g, " "));
+      }
+    }
+    expect(shortDate("2026-03-05T12:00:00Z")).toBe(shortDate(new Date("2026-03-05T12:00:00Z")));
   });
   it("formats counts of 1000 and more as x.xk", () => {
     expect(formatCount(999)).toBe("999");
