@@ -24,6 +24,39 @@ export const hashPassword = (password: string) => argonHash(password, ARGON);
 export const verifyPassword = ({ hash, password }: { hash: string; password: string }) =>
   argonVerify(hash, password).catch(() => false);
 
+/**
+ * Whether a stored hash is weaker than what Hearth writes now: not argon2id, or a lower memory,
+ * time or parallelism cost (a hash written by an older version, or imported). Read from its PHC
+ * string: `$argon2id$v=19$m=19456,t=2,p=1$salt$hash`.
+ */
+export function isWeakerHash(hash: string): boolean {
+  const m = /^\$(argon2(?:id|i|d))\$v=\d+\$m=(\d+),t=(\d+),p=(\d+)\$/.exec(hash);
+  if (!m) return true;
+  return (
+    m[1] !== "argon2id" ||
+    Number(m[2]) < ARGON.memoryCost ||
+    Number(m[3]) < ARGON.timeCost ||
+    Number(m[4]) < ARGON.parallelism
+  );
+}
+
+/**
+ * Verifies a password, and when it is right but its stored hash is weaker than today's (checklist
+ * I6), stores a new hash of it: the only moment Hearth holds the password to hash it again. The
+ * update names the old hash, so a password changed meanwhile is left alone.
+ */
+async function verifyAndUpgrade(db: Db, input: { hash: string; password: string }): Promise<boolean> {
+  const ok = await verifyPassword(input);
+  if (ok && isWeakerHash(input.hash)) {
+    const fresh = await hashPassword(input.password);
+    await db
+      .update(schema.account)
+      .set({ password: fresh, updatedAt: new Date() })
+      .where(and(eq(schema.account.providerId, "credential"), eq(schema.account.password, input.hash)));
+  }
+  return ok;
+}
+
 export async function isUsernameTaken(db: Db, username: string, exceptUserId?: string): Promise<boolean> {
   const rows = await db
     .select({ userId: schema.userProfiles.userId })
@@ -58,7 +91,7 @@ export function createAuth(opts: { config: Config; db: Db; mailer: Mailer }) {
       autoSignIn: false,
       minPasswordLength: LIMITS.passwordMin,
       maxPasswordLength: LIMITS.passwordMax,
-      password: { hash: hashPassword, verify: verifyPassword },
+      password: { hash: hashPassword, verify: (input) => verifyAndUpgrade(db, input) },
       resetPasswordTokenExpiresIn: 20 * 60,
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user, url, token }) => {

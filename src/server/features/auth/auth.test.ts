@@ -1,8 +1,10 @@
+import { hash as argonHash } from "@node-rs/argon2";
 import { createHmac } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "../../../shared/messages";
 import { account, verification } from "../../db/schema/index";
+import { isWeakerHash } from "../../lib/auth";
 import { api, createTestApp, firstLink, mailTo, sessionCookie, signedInUser, type TestApp } from "../../test/harness";
 
 let t: TestApp;
@@ -176,6 +178,32 @@ describe("sign in and sessions", () => {
       .from(account)
       .where(eq(account.userId, u.id));
     expect(row.password).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  });
+
+  it("hashes a password again at sign-in when its stored hash is weaker than today's, and only then", async () => {
+    const u = await signedInUser(t);
+    const stored = async () =>
+      (await t.database.db.select({ password: account.password }).from(account).where(eq(account.userId, u.id)))[0]
+        .password!;
+    const signIn = (password: string) => http.post("/api/auth/sign-in/email", { email: u.email, password });
+    for (const weak of [
+      await argonHash(u.password, { memoryCost: 4096, timeCost: 1, parallelism: 1, algorithm: 2 }),
+      await argonHash(u.password, { memoryCost: 19456, timeCost: 2, parallelism: 1, algorithm: 1 }), // argon2i
+    ]) {
+      await t.database.db.update(account).set({ password: weak }).where(eq(account.userId, u.id));
+      // A wrong password changes nothing.
+      expect((await signIn("not-the-password")).status).toBe(401);
+      expect(await stored()).toBe(weak);
+      expect((await signIn(u.password)).status).toBe(200);
+      const upgraded = await stored();
+      expect(upgraded).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      // A hash as strong as today's is kept as it is.
+      expect((await signIn(u.password)).status).toBe(200);
+      expect(await stored()).toBe(upgraded);
+    }
+    expect(isWeakerHash(await stored())).toBe(false);
+    expect(isWeakerHash("$2b$10$abcdefghijklmnopqrstuv")).toBe(true);
+    expect(isWeakerHash("$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA")).toBe(false);
   });
 });
 
