@@ -207,6 +207,49 @@ describe("the public cache", () => {
     expect(await page(id)).toBe(404);
   });
 
+  it("reads a post once for a spike of anonymous visitors it has not kept, cold or with only its page expired", async () => {
+    const http = api(t.app);
+    const owner = await signedInUser(t);
+    const c = (await http.post("/api/communities", { name: "Post spike" }, { cookie: owner.cookie })).body;
+    const id = (await http.post(`/api/communities/${c.id}/posts`, { content: "Busy" }, { cookie: owner.cookie })).body
+      .id as string;
+    const pool = t.database.pool;
+    const query = pool.query.bind(pool);
+    let statements = 0;
+    const spike = async () => {
+      statements = 0;
+      (pool as { query: unknown }).query = (...args: Parameters<typeof query>) => {
+        statements++;
+        return query(...args);
+      };
+      try {
+        const answers = await Promise.all(
+          Array.from({ length: 50 }, () => t.app.inject({ method: "GET", url: `/api/posts/${id}` })),
+        );
+        expect(new Set(answers.map((a) => a.statusCode))).toEqual(new Set([200]));
+        expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+      } finally {
+        pool.query = query;
+      }
+      return statements;
+    };
+    // One visitor alone: what one read of the post costs.
+    t.app.ctx.publicCache.clear();
+    t.app.ctx.feedCache.clear();
+    statements = 0;
+    pool.query = ((...args: Parameters<typeof query>) => (statements++, query(...args))) as typeof pool.query;
+    expect((await http.get(`/api/posts/${id}`)).status).toBe(200);
+    pool.query = query;
+    const one = statements;
+    expect(one).toBeGreaterThan(0);
+    // Fifty at once on a cold cache, then with the page gone but its community still known.
+    t.app.ctx.publicCache.clear();
+    t.app.ctx.feedCache.clear();
+    expect(await spike()).toBe(one);
+    t.app.ctx.feedCache.delete(postPageKey(c.id, id));
+    expect(await spike()).toBe(one);
+  });
+
   it("computes a missing entry once for every caller that asks meanwhile, and lets go of it when the key is dropped", async () => {
     const cache = t.app.ctx.feedCache;
     let runs = 0;
