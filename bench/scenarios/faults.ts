@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { int } from "../lib/format";
+import { median } from "../lib/load";
 import { REPO_ROOT, TMP_DIR } from "../lib/paths";
 import type { Scenario } from "../lib/scenario";
 
@@ -40,11 +41,6 @@ type OutageReport = {
   recoveredMs: number;
 };
 
-const median = (values: number[]) => {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-};
 const ms = (n: number) => `${Math.round(n)} ms`;
 
 function runTests(report: string, results: string): Promise<{ code: number; seconds: number }> {

@@ -256,15 +256,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
             : err.message;
       return reply.status(status).send({ error: { code, message } });
     }
-    // Node's request stream fails with "aborted" (code ECONNRESET) when the client goes away
-    // mid-body: that is never the database, whatever the code says.
-    const clientAborted = err.message === "aborted";
-    const unavailable = !clientAborted && isDatabaseUnavailable(err);
+    const unavailable = isDatabaseUnavailable(err);
     // The client went away mid-request (a cancelled upload): nothing failed on our side. (A
     // request whose body was read is "destroyed" too: only a closed socket says the client left.)
     if (
-      clientAborted ||
-      (!unavailable && (request.raw.socket?.destroyed === true || (err as NodeJS.ErrnoException).code === "ECONNRESET"))
+      !unavailable &&
+      (request.raw.socket?.destroyed === true ||
+        (err as NodeJS.ErrnoException).code === "ECONNRESET" ||
+        err.message === "aborted")
     ) {
       request.log.info({ err: err.message }, "client closed the request");
       return reply.status(400).send({ error: { code: "BAD_REQUEST", message: "The request was cancelled" } });

@@ -53,6 +53,9 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     e && depth < 5;
     depth++
   ) {
+    // Node's request stream fails with "aborted" (code ECONNRESET) when the client goes away
+    // mid-body: the client's connection, never the database's.
+    if (e.message === "aborted") return false;
     const code = typeof e.code === "string" ? e.code : "";
     // SQLSTATE class 08 (connection exception) and 57P01–57P03 (shutdown, crash, cannot connect now).
     if (/^08...$/.test(code) || /^57P0[123]$/.test(code)) return true;

@@ -213,41 +213,39 @@ describe("the public cache", () => {
     const c = (await http.post("/api/communities", { name: "Post spike" }, { cookie: owner.cookie })).body;
     const id = (await http.post(`/api/communities/${c.id}/posts`, { content: "Busy" }, { cookie: owner.cookie })).body
       .id as string;
-    const pool = t.database.pool;
-    const query = pool.query.bind(pool);
-    let statements = 0;
-    const spike = async () => {
-      statements = 0;
-      (pool as { query: unknown }).query = (...args: Parameters<typeof query>) => {
-        statements++;
-        return query(...args);
-      };
+    // The statements the app sends while `run` runs.
+    const statements = async (run: () => Promise<void>) => {
+      const pool = t.database.pool;
+      const query = pool.query;
+      let n = 0;
+      pool.query = ((...args: Parameters<typeof query>) => (n++, query.apply(pool, args))) as typeof query;
       try {
-        const answers = await Promise.all(
-          Array.from({ length: 50 }, () => t.app.inject({ method: "GET", url: `/api/posts/${id}` })),
-        );
-        expect(new Set(answers.map((a) => a.statusCode))).toEqual(new Set([200]));
-        expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+        await run();
       } finally {
         pool.query = query;
       }
-      return statements;
+      return n;
+    };
+    const visitors = (count: number) => async () => {
+      const answers = await Promise.all(
+        Array.from({ length: count }, () => t.app.inject({ method: "GET", url: `/api/posts/${id}` })),
+      );
+      expect(new Set(answers.map((a) => a.statusCode))).toEqual(new Set([200]));
+      expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+    };
+    const cold = () => {
+      t.app.ctx.publicCache.clear();
+      t.app.ctx.feedCache.clear();
     };
     // One visitor alone: what one read of the post costs.
-    t.app.ctx.publicCache.clear();
-    t.app.ctx.feedCache.clear();
-    statements = 0;
-    pool.query = ((...args: Parameters<typeof query>) => (statements++, query(...args))) as typeof pool.query;
-    expect((await http.get(`/api/posts/${id}`)).status).toBe(200);
-    pool.query = query;
-    const one = statements;
+    cold();
+    const one = await statements(visitors(1));
     expect(one).toBeGreaterThan(0);
     // Fifty at once on a cold cache, then with the page gone but its community still known.
-    t.app.ctx.publicCache.clear();
-    t.app.ctx.feedCache.clear();
-    expect(await spike()).toBe(one);
+    cold();
+    expect(await statements(visitors(50))).toBe(one);
     t.app.ctx.feedCache.delete(postPageKey(c.id, id));
-    expect(await spike()).toBe(one);
+    expect(await statements(visitors(50))).toBe(one);
   });
 
   it("computes a missing entry once for every caller that asks meanwhile, and lets go of it when the key is dropped", async () => {

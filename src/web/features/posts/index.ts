@@ -6,4 +6,3 @@ export { PostText } from "./components/post-text";
 export { feedQueryOptions, invalidateFeeds, useFeed, type FeedPost } from "./api/get-feed";
 export { createPost, useCreatePost } from "./api/create-post";
 export { patchPost, postQueryKeys, type PostView } from "./api/post-keys";
-export { usePostContext } from "./api/get-post-context";

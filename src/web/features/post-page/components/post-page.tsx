@@ -8,7 +8,7 @@ import { ApiError } from "../../../lib/api";
 import { openAuthDialog } from "../../../lib/auth-dialog-events";
 import { useMe } from "../../../lib/session";
 import { CommunityIcon } from "../../communities";
-import { PostCard, usePostContext } from "../../posts";
+import { PostCard } from "../../posts";
 import { type SinglePost, usePost } from "../api/get-post";
 import { CommentsSection } from "./comments-section";
 
@@ -27,10 +27,6 @@ export function PostPage({ postId }: { postId: string }) {
   // the post (and the viewer's role in it) is fetched again for the new viewer.
   useMe();
   const navigate = useNavigate();
-  const data = query.data;
-  // Category names (and the edit dialog's choices) come with the community, usually cached from its
-  // page; otherwise read by id, the one request the post's card would make for them too.
-  const context = usePostContext(data?.post.community_id, { role: data?.viewer_role });
 
   if (query.isPending) return <PostPageSkeleton />;
   if (query.isError) {
@@ -39,7 +35,6 @@ export function PostPage({ postId }: { postId: string }) {
   }
 
   const { post, community: c, viewer_role } = query.data;
-  const category = post.category_id ? context.categories.find((cat) => cat.id === post.category_id) : undefined;
   const communityHref = `/community/${encodeURIComponent(c.slug)}#post-${encodeURIComponent(post.id)}`;
   const authorName = post.author?.full_name || post.author?.username || "a former member";
 
@@ -65,8 +60,6 @@ export function PostPage({ postId }: { postId: string }) {
       <h1 className="sr-only">{`Post by ${authorName} in ${c.name}`}</h1>
       <PostCard
         post={post}
-        category={category}
-        categories={context.loaded ? context.categories : undefined}
         viewerRole={viewer_role}
         // Deleted from its menu: nothing is left here, so back to the community.
         onDeleted={() => navigate(`/community/${encodeURIComponent(c.slug)}`, { replace: true })}

@@ -20,21 +20,19 @@ function cachedCommunity(queryClient: QueryClient, communityId: string) {
  * read from the community page's cached answer, fetched by id only when nothing is cached.
  */
 export function usePostContext(
-  /** Undefined while the post itself is loading: nothing is fetched yet. */
-  communityId: string | undefined,
+  communityId: string,
   known: { role?: CommunityRole | null; categories?: readonly PostCategory[] },
-): { role: CommunityRole | null; categories: readonly PostCategory[]; loaded: boolean } {
+): { role: CommunityRole | null; categories: readonly PostCategory[] } {
   const queryClient = useQueryClient();
   const missing = known.role === undefined || known.categories === undefined;
   const query = useQuery({
-    ...communityQueryOptions(communityId ?? ""),
-    enabled: missing && communityId !== undefined,
-    initialData: () => (communityId ? cachedCommunity(queryClient, communityId)?.data : undefined),
-    initialDataUpdatedAt: () => (communityId ? cachedCommunity(queryClient, communityId)?.updatedAt : undefined),
+    ...communityQueryOptions(communityId),
+    enabled: missing,
+    initialData: () => cachedCommunity(queryClient, communityId)?.data,
+    initialDataUpdatedAt: () => cachedCommunity(queryClient, communityId)?.updatedAt,
   });
   return {
     role: known.role !== undefined ? known.role : (query.data?.viewer.role ?? null),
     categories: known.categories ?? query.data?.post_categories ?? [],
-    loaded: !missing || query.data !== undefined,
   };
 }

@@ -28,15 +28,13 @@ export const postAnchorId = (postId: string) => `post-${postId}`;
  */
 export function PostCard({
   post,
-  category,
   categories: knownCategories,
   viewerRole,
   linkedTo = false,
   onDeleted,
 }: {
   post: FeedPost;
-  category: ComposerCategory | undefined;
-  /** The community's categories, for the edit dialog; read from the cache when not given. */
+  /** The community's categories, for the category chip and the edit dialog; read from the cache (or fetched) when not given. */
   categories?: readonly ComposerCategory[];
   /** The viewer's role in the post's community when the page knows it; else read from the cache. */
   viewerRole?: CommunityRole | null;
@@ -50,6 +48,7 @@ export function PostCard({
     role: viewerRole,
     categories: knownCategories,
   });
+  const category = post.category_id ? categories.find((c) => c.id === post.category_id) : undefined;
   const location = useLocation();
   const viewerId = me.data?.user?.id ?? null;
   const signedOut = me.isSuccess && !me.data.user;

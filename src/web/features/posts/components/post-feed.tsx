@@ -34,9 +34,8 @@ export function PostFeed({
   const feed = useFeed(communityId, category);
   const { role } = usePostContext(communityId, { role: viewerRole, categories });
   const posts = useMemo(() => feed.data?.pages.flatMap((page) => page.items) ?? [], [feed.data]);
-  const byId = useMemo(() => new Map(categories.map((c) => [c.id, c])), [categories]);
   const linked = usePostDeepLink(posts.map((p) => p.id));
-  const selected = category ? byId.get(category) : undefined;
+  const selected = category ? categories.find((c) => c.id === category) : undefined;
   const queryClient = useQueryClient();
   // Live updates: the stream says which post changed; the API says what the viewer may see of it.
   useCommunityStream(communityId, {
@@ -110,13 +109,7 @@ export function PostFeed({
           <ul className="space-y-4">
             {posts.map((post) => (
               <li key={post.id}>
-                <PostCard
-                  post={post}
-                  category={post.category_id ? byId.get(post.category_id) : undefined}
-                  categories={categories}
-                  viewerRole={role}
-                  linkedTo={linked === post.id}
-                />
+                <PostCard post={post} categories={categories} viewerRole={role} linkedTo={linked === post.id} />
               </li>
             ))}
           </ul>
