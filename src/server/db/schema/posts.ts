@@ -99,6 +99,24 @@ export const postLikes = pgTable(
   (t) => [primaryKey({ columns: [t.postId, t.userId] }), index("post_likes_user_idx").on(t.userId)],
 );
 
+/**
+ * Who shared a post, so share_count counts each sharer once (a trigger moves the count with the
+ * rows): `u:<user id>` for a signed-in user (once per post), `v:<keyed hash of the address and
+ * the day>` for a visitor (once per address, post and day). user_id lets an account's rows go with it.
+ */
+export const postShares = pgTable(
+  "post_shares",
+  {
+    postId: uuid("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    sharer: text("sharer").notNull(),
+    userId: text("user_id").references(() => user.id, { onDelete: "cascade" }),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.postId, t.sharer] }), index("post_shares_user_idx").on(t.userId)],
+);
+
 export const savedPosts = pgTable(
   "saved_posts",
   {
