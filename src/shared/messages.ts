@@ -66,6 +66,7 @@ export const MSG = {
   cannotChangeOwnRole: "You cannot change your own role",
   cannotChangeRoleOfPeer: "You can only change the role of members ranked below you",
   cannotAssignGuest: "The guest role cannot be assigned",
+  trialAlreadyStarted: "Your free trial has already started: each account has one free trial.",
   crashTitle: "Oops! Something went wrong",
   crashBody: "We're sorry for the inconvenience. Please try refreshing the page.",
 } as const;

@@ -12613,7 +12613,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start the creator's 14-day free trial (simulated: no card data is sent or charged) and create their paid community */
+        /** Start the creator's 14-day free trial (simulated: no card data is sent or charged) and create their paid community; once per account (409 after that, the same request_id answers what it made) */
         post: {
             parameters: {
                 query?: never;

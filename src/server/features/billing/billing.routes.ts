@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { PLAN_IDS, startTrialSchema } from "../../../shared/billing";
 import type { AppContext } from "../../context";
+import { RATE_RULES } from "../../lib/rate-limit";
 import { errorResponses } from "../../lib/schemas";
 import { findPlan, startTrial } from "./billing.service";
 
@@ -18,13 +19,15 @@ export const billingRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       schema: {
         tags: ["billing"],
         summary:
-          "Start the creator's 14-day free trial (simulated: no card data is sent or charged) and create their paid community",
+          "Start the creator's 14-day free trial (simulated: no card data is sent or charged) and create their paid community; once per account (409 after that, the same request_id answers what it made)",
         body: startTrialSchema,
         response: { 200: planDto, 201: planDto, ...errorResponses },
       },
     },
     async (request, reply) => {
       const viewer = await ctx.requireViewer(request);
+      // The trial makes a community: it draws on the same per-user budget as creating one.
+      await ctx.rateLimiter.hit(`community-create:${viewer.id}`, RATE_RULES.communityCreatePerUser);
       const { created, ...plan } = await startTrial({ ctx, viewer, input: request.body });
       return reply.status(created ? 201 : 200).send(plan);
     },

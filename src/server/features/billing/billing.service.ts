@@ -57,7 +57,8 @@ async function withCommunity(db: Queryable, row: typeof creatorPlans.$inferSelec
 /**
  * The simulated purchase (SPEC §4): records the plan with its 14-day trial on the creator's
  * account and creates their paid community, in one transaction. No card data reaches the server.
- * The same request_id again (a retried or doubled submit, even concurrent) answers what it made.
+ * The same request_id again (a retried or doubled submit, even concurrent) answers what it made;
+ * any other purchase by an account that has a plan is refused: the trial starts once per account.
  */
 export async function startTrial({
   ctx,
@@ -78,8 +79,11 @@ export async function startTrial({
         // One purchase at a time per creator, so a doubled submit finds the first one's row.
         await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('hearth:trial:' || ${viewer.id}))`);
         const [existing] = await tx.select().from(creatorPlans).where(eq(creatorPlans.userId, viewer.id));
-        if (existing && existing.requestId === input.request_id) {
-          return { ...(await withCommunity(tx, existing)), created: false };
+        if (existing) {
+          if (existing.requestId === input.request_id)
+            return { ...(await withCommunity(tx, existing)), created: false };
+          // A trial starts once per account: another purchase neither restarts nor extends it.
+          throw new AppError("CONFLICT", MSG.trialAlreadyStarted);
         }
         const community = await insertOwnedCommunity(tx, viewer, {
           name,
@@ -96,7 +100,6 @@ export async function startTrial({
         const [row] = await tx
           .insert(creatorPlans)
           .values({ userId: viewer.id, ...values })
-          .onConflictDoUpdate({ target: creatorPlans.userId, set: values })
           .returning();
         return { ...toDto(row, community), created: true };
       });

@@ -64,15 +64,18 @@ describe("starting a free trial", () => {
       u.id,
     ]);
     expect(owned.rows[0].n).toBe(1);
-    // A new purchase (another request id) is a new community, and the plan follows it.
+    // A new purchase (another request id) is refused: the trial starts once per account, and the
+    // plan, its end and the community stay as they were.
+    const before = (await http.get("/api/billing/plan", { cookie: u.cookie })).body;
     const again = await http.post(
       "/api/billing/trial",
       { plan: "monthly", request_id: randomUUID() },
       { cookie: u.cookie },
     );
-    expect(again.status).toBe(201);
-    expect(again.body.community.id).not.toBe(answers[0].body.community.id);
-    expect((await http.get("/api/billing/plan", { cookie: u.cookie })).body.plan).toBe("monthly");
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatchObject({ code: "CONFLICT", message: MSG.trialAlreadyStarted });
+    expect((await http.get("/api/billing/plan", { cookie: u.cookie })).body).toEqual(before);
+    expect(before).toMatchObject({ plan: "annual", community: { id: answers[0].body.community.id } });
   });
 
   it("tries another number when the slug is taken, up to 10 times", async () => {
