@@ -67,6 +67,7 @@ export const MSG = {
   cannotChangeRoleOfPeer: "You can only change the role of members ranked below you",
   cannotAssignGuest: "The guest role cannot be assigned",
   trialAlreadyStarted: "Your free trial has already started: each account has one free trial.",
+  userNotFound: "User not found",
   crashTitle: "Oops! Something went wrong",
   crashBody: "We're sorry for the inconvenience. Please try refreshing the page.",
 } as const;

@@ -3,7 +3,7 @@ import { MSG } from "../../../shared/messages";
 import { isRole, mayRemoveMember, roleChangeRefusal, type CommunityRole } from "../../../shared/roles";
 import type { AppContext, Viewer } from "../../context";
 import type { Queryable } from "../../db/client";
-import { communityBans, communityMembers } from "../../db/schema/index";
+import { communityBans, communityMembers, user } from "../../db/schema/index";
 import { addMember, requireCommunity, requirePermission } from "../../lib/community-access";
 import { AppError } from "../../lib/errors";
 
@@ -175,7 +175,11 @@ export async function changeRole({
   });
 }
 
-/** Removes a member ranked below the actor; with `ban`, they also cannot join again. */
+/**
+ * Removes a member ranked below the actor; with `ban`, they also cannot join again. A ban also
+ * reaches a user who is not a member (one who left before it, or never joined): they are kept
+ * out all the same, so leaving first does not escape it.
+ */
 export async function removeMember({
   ctx,
   viewer,
@@ -195,8 +199,11 @@ export async function removeMember({
   requirePermission(access.role, ban ? "ban_users" : "remove_members");
   await ctx.db.transaction(async (tx) => {
     const { actorRole, targetRole } = await lockedRoles(tx, access.community.id, viewer.id, userId);
-    if (!targetRole) throw new AppError("NOT_FOUND", MSG.notAMember);
-    if (!mayRemoveMember(actorRole, targetRole, userId === viewer.id)) {
+    if (!targetRole) {
+      if (!ban) throw new AppError("NOT_FOUND", MSG.notAMember);
+      const [target] = await tx.select({ id: user.id }).from(user).where(eq(user.id, userId));
+      if (!target) throw new AppError("NOT_FOUND", MSG.userNotFound);
+    } else if (!mayRemoveMember(actorRole, targetRole, userId === viewer.id)) {
       throw new AppError("FORBIDDEN", MSG.insufficientPermissions);
     }
     await tx
