@@ -20,6 +20,8 @@ export const RATE_RULES = {
   postCreatePerUser: { limit: 60, windowSeconds: 600 },
   /** Posts whose link gets a preview; past it a post is still made, without one. */
   linkPreviewPerUser: { limit: 30, windowSeconds: 600 },
+  /** Visitors' share calls (each counts once per address, post and day besides). */
+  shareAnonymousPerIp: { limit: 30, windowSeconds: 600 },
 } satisfies Record<string, RateRule>;
 
 export type RateLimiter = { hit: (key: string, rule: RateRule) => Promise<void> };

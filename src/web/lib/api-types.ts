@@ -6435,7 +6435,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Count a share of the post's link */
+        /** Count a share of the post's link: once per signed-in user, or once a day per visitor's address (visitors' calls are rate limited) */
         post: {
             parameters: {
                 query?: never;

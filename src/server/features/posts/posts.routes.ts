@@ -278,12 +278,17 @@ export const postRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     {
       schema: {
         tags: ["posts"],
-        summary: "Count a share of the post's link",
+        summary:
+          "Count a share of the post's link: once per signed-in user, or once a day per visitor's address (visitors' calls are rate limited)",
         params: postParams,
         response: { 200: z.object({ share_count: z.number() }), ...errorResponses },
       },
     },
-    async (request) => sharePost({ ctx, viewer: await ctx.viewer(request), postId: request.params.postId }),
+    async (request) => {
+      const viewer = await ctx.viewer(request);
+      if (!viewer) await ctx.rateLimiter.hit(`share:ip:${request.ip}`, RATE_RULES.shareAnonymousPerIp);
+      return sharePost({ ctx, viewer, postId: request.params.postId, ip: request.ip });
+    },
   );
 
   app.post(

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { ONBOARDING_TASKS } from "../../../shared/communities";
 import { LIMITS } from "../../../shared/limits";
@@ -13,6 +13,7 @@ import {
   mediaFiles,
   pollVotes,
   postCategories,
+  postShares,
   posts,
   savedPosts,
   userWarnings,
@@ -632,16 +633,45 @@ export async function toggleSave({ ctx, viewer, postId }: { ctx: AppContext; vie
   return { saved: removed.length === 0 };
 }
 
-/** Counts a share (the link was shared or copied); anyone who can see the post may share it. */
-export async function sharePost({ ctx, viewer, postId }: { ctx: AppContext; viewer: Viewer | null; postId: string }) {
+/** A visitor's share counts once per address, post and this window. */
+const VISITOR_SHARE_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Who is sharing, as post_shares keys it: the user, or for a visitor a keyed hash of the address
+ * and the current window (the address itself is not stored, and one day's key says nothing of another's).
+ */
+function sharerKey(ctx: AppContext, viewer: Viewer | null, ip: string): string {
+  if (viewer) return `u:${viewer.id}`;
+  const day = Math.floor(Date.now() / VISITOR_SHARE_WINDOW_MS);
+  return `v:${createHmac("sha256", ctx.config.authSecret).update(`share:${day}:${ip}`).digest("base64url")}`;
+}
+
+/**
+ * Counts a share (the link was shared or copied); anyone who can see the post may share it. Each
+ * sharer counts once: a signed-in user once per post, a visitor once per address, post and day
+ * (the route also limits visitors' calls per address). A repeat answers the count unchanged.
+ */
+export async function sharePost({
+  ctx,
+  viewer,
+  postId,
+  ip,
+}: {
+  ctx: AppContext;
+  viewer: Viewer | null;
+  postId: string;
+  ip: string;
+}) {
   const access = await requirePost(ctx.db, postId, viewer?.id);
   if (!access.post.is_approved) throw new AppError("CONFLICT", "This post is waiting for approval");
-  const [row] = await ctx.db
-    .update(posts)
-    .set({ shareCount: sql`${posts.shareCount} + 1` })
-    .where(eq(posts.id, postId))
-    .returning({ share_count: posts.shareCount });
-  forgetPostPage(ctx, access.community.id, postId);
+  // The trigger on post_shares moves share_count with the row, so only a new sharer counts.
+  const added = await ctx.db
+    .insert(postShares)
+    .values({ postId, sharer: sharerKey(ctx, viewer, ip), userId: viewer?.id ?? null })
+    .onConflictDoNothing()
+    .returning({ postId: postShares.postId });
+  const [row] = await ctx.db.select({ share_count: posts.shareCount }).from(posts).where(eq(posts.id, postId));
+  if (added.length > 0) forgetPostPage(ctx, access.community.id, postId);
   return row;
 }
 
