@@ -24,6 +24,9 @@ export const communities = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     name: varchar("name", { length: 30 }).notNull(),
+    /** The name's confusables skeleton, as written and in lower case, set by a trigger (migration 0014). */
+    nameKey: text("name_key"),
+    nameKeyLower: text("name_key_lower"),
     slug: text("slug").notNull(),
     customSlug: text("custom_slug"),
     description: varchar("description", { length: 150 }).notNull().default(""),
@@ -80,6 +83,9 @@ export const communities = pgTable(
     // Keyword search over name and description (pg_trgm, created in migration 0002).
     index("communities_search_idx").using("gin", sql`(${t.name} || ' ' || ${t.description}) gin_trgm_ops`),
     index("communities_created_by_idx").on(t.createdBy),
+    // Look-alike names (not unique: names shared before the rule stay).
+    index("communities_name_key_idx").on(t.nameKey),
+    index("communities_name_key_lower_idx").on(t.nameKeyLower),
   ],
 );
 
