@@ -330,6 +330,10 @@ export async function storeImage(ctx: AppContext, buffer: Buffer, target: Upload
 /** The key of the row a variant belongs to (`x-medium.webp` and `x-thumbnail.webp` belong to `x.webp`). */
 export const originalKeyOf = (key: string) => key.replace(/-(medium|thumbnail)\.webp$/, ".webp");
 
+/** The key of the stored file's row a /media URL (any variant) names, or null for any other URL. */
+export const rowKeyOfUrl = (url: string | null | undefined) =>
+  url?.startsWith("/media/") ? originalKeyOf(url.slice("/media/".length)) : null;
+
 /**
  * Links uploads, named by their /media URLs (any variant), to what they belong to, so deleting that
  * deletes them (cascade, then the trigger on media_files). Only files of the community that nothing
@@ -357,6 +361,11 @@ export async function linkUploads(
       ),
     );
 }
+
+/** In SQL over media_files `f`: every /media URL under which the row's file is shown. */
+const MEDIA_URLS_OF_ROW = sql.raw(
+  `ARRAY['/media/' || f.key, '/media/' || (f.variants ->> 'medium'), '/media/' || (f.variants ->> 'thumbnail')]`,
+);
 
 export const variantKeys = (base: string) => ({
   original: `${base}.webp`,
@@ -432,15 +441,28 @@ const ignoreBadKey = (err: unknown) => {
 
 /**
  * Housekeeping, hourly in every process that runs jobs: reservations nobody used, post uploads no
- * post took within a day, and temporary files a crash left on disk. Rows go; the trigger on
- * media_files queues their files' removal.
+ * post took within a day, avatars, icons and covers an hour old that their profile or community
+ * does not show (a replacement interrupted between upload and swap, or left by an older version),
+ * and temporary files a crash left on disk. Rows go; the trigger on media_files queues their
+ * files' removal.
  */
 export async function sweepMedia(ctx: AppContext, opts: { dataDir?: string } = {}) {
   const stale = await ctx.db.execute<{ n: number }>(sql`
     WITH gone AS (
-      DELETE FROM media_files
-       WHERE (status = 'pending' AND created_at < now() - interval '1 hour')
-          OR (purpose = 'post' AND post_id IS NULL AND status = 'ready' AND created_at < now() - interval '1 day')
+      DELETE FROM media_files f
+       WHERE (f.status = 'pending' AND f.created_at < now() - interval '1 hour')
+          OR (f.purpose = 'post' AND f.post_id IS NULL AND f.status = 'ready' AND f.created_at < now() - interval '1 day')
+          OR (f.purpose = 'avatar' AND f.status = 'ready' AND f.created_at < now() - interval '1 hour'
+              AND NOT EXISTS (
+                SELECT 1 FROM "user" u LEFT JOIN user_profiles p ON p.user_id = u.id
+                 WHERE u.id = f.owner_id
+                   AND (u.image = ANY(${MEDIA_URLS_OF_ROW}) OR p.avatar_url = ANY(${MEDIA_URLS_OF_ROW}))))
+          OR (f.purpose IN ('icon', 'cover') AND f.status = 'ready' AND f.created_at < now() - interval '1 hour'
+              AND NOT EXISTS (
+                SELECT 1 FROM communities c
+                 WHERE c.id = f.community_id
+                   AND (c.icon_url = ANY(${MEDIA_URLS_OF_ROW}) OR c.logo_url = ANY(${MEDIA_URLS_OF_ROW})
+                        OR c.cover_url = ANY(${MEDIA_URLS_OF_ROW}) OR c.image_url = ANY(${MEDIA_URLS_OF_ROW}))))
       RETURNING 1)
     SELECT count(*)::int AS n FROM gone`);
   const temporaries =

@@ -1,4 +1,5 @@
-import { and, eq, inArray, ne, notInArray, sql } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { COMMUNITY_LIMITS, ONBOARDING_TASKS, slugCandidate, slugify } from "../../../shared/communities";
 import { type UpdateCommunityInput } from "../../../shared/communities.schemas";
 import { MSG } from "../../../shared/messages";
@@ -16,7 +17,7 @@ import {
   type CommunityRow,
 } from "../../lib/community-access";
 import { AppError } from "../../lib/errors";
-import { receiveUpload } from "../../lib/uploads";
+import { receiveUpload, rowKeyOfUrl } from "../../lib/uploads";
 import type { Readable } from "node:stream";
 import { sanitizeSvg } from "../../lib/svg";
 
@@ -409,8 +410,10 @@ export async function replacePostCategories({
 
 /**
  * Points the community at a new icon or cover, recording the file (`insert`) unless the upload
- * module already did, and retires the previous one's row in the same transaction (a trigger
- * queues its files' removal).
+ * module already did, and retires the row of the one it replaced in the same transaction (a
+ * trigger queues its files' removal). The community row is locked first, so overlapping
+ * replacements take turns: each retires exactly the picture it found, never another upload still
+ * on its way.
  */
 async function swapCommunityImage({
   ctx,
@@ -428,14 +431,34 @@ async function swapCommunityImage({
   insert?: typeof mediaFiles.$inferInsert;
 }) {
   await ctx.db.transaction(async (tx) => {
-    await tx
-      .delete(mediaFiles)
-      .where(and(eq(mediaFiles.communityId, communityId), eq(mediaFiles.purpose, purpose), ne(mediaFiles.key, key)));
+    const [current] = await tx
+      .select({
+        icon: communities.iconUrl,
+        logo: communities.logoUrl,
+        cover: communities.coverUrl,
+        image: communities.imageUrl,
+      })
+      .from(communities)
+      .where(eq(communities.id, communityId))
+      .for("update");
+    const urls = purpose === "icon" ? [current?.icon, current?.logo] : [current?.cover, current?.image];
+    const replaced = urls.map(rowKeyOfUrl).filter((k): k is string => k !== null && k !== key);
     if (insert) await tx.insert(mediaFiles).values(insert);
     await tx
       .update(communities)
       .set({ ...set, updatedAt: new Date() })
       .where(eq(communities.id, communityId));
+    if (replaced.length > 0) {
+      await tx
+        .delete(mediaFiles)
+        .where(
+          and(
+            eq(mediaFiles.communityId, communityId),
+            eq(mediaFiles.purpose, purpose),
+            inArray(mediaFiles.key, replaced),
+          ),
+        );
+    }
     await completeOnboardingTask(tx, communityId, "customization", ALL_TASKS);
   });
   ctx.publicCache.clear();
@@ -459,10 +482,10 @@ export async function replaceIcon({
     throw new AppError("PAYLOAD_TOO_LARGE", MSG.fileTooLarge(COMMUNITY_LIMITS.iconMaxBytes / 1024 / 1024));
   }
   const clean = sanitizeSvg(file, MSG.iconMustBeSvg);
-  const key = `community-assets/${community.id}/icon-${Date.now()}.svg`;
+  const key = `community-assets/${community.id}/icon-${randomUUID()}.svg`;
   await ctx.storage.put(key, clean, "image/svg+xml");
   const url = ctx.storage.publicUrl(key);
-  await swapCommunityImage({
+  const swapped = swapCommunityImage({
     ctx,
     communityId: community.id,
     purpose: "icon",
@@ -476,6 +499,11 @@ export async function replaceIcon({
       contentType: "image/svg+xml",
       size: clean.length,
     },
+  });
+  // Nothing records the stored file if the swap fails: it goes at once.
+  await swapped.catch(async (err: unknown) => {
+    await ctx.storage.delete(key).catch(() => undefined);
+    throw err;
   });
   return { url, path: key, key, size: clean.length, type: "image/svg+xml" };
 }
@@ -497,7 +525,7 @@ export async function replaceCover({
   const { community, role } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id });
   requirePermission(role, "edit_community");
   const stored = await receiveUpload(ctx, file, {
-    base: `community-assets/${community.id}/cover-${Date.now()}`,
+    base: `community-assets/${community.id}/cover-${randomUUID()}`,
     ownerId: viewer.id,
     communityId: community.id,
     purpose: "cover",

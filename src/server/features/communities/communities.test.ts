@@ -315,7 +315,7 @@ describe("settings", () => {
       data: evil,
     });
     expect(icon.status, JSON.stringify(icon.body)).toBe(200);
-    expect(icon.body.path).toMatch(new RegExp(`^community-assets/${c.id}/icon-\\d+\\.svg$`));
+    expect(icon.body.path).toMatch(new RegExp(`^community-assets/${c.id}/icon-[0-9a-f-]{36}\\.svg$`));
     const served = await t.app.inject({ method: "GET", url: icon.body.url });
     expect(served.statusCode).toBe(200);
     expect(served.headers["content-type"]).toBe("image/svg+xml");
@@ -340,7 +340,7 @@ describe("settings", () => {
       data: png,
     });
     expect(cover.status, JSON.stringify(cover.body)).toBe(200);
-    expect(cover.body.path).toMatch(new RegExp(`^community-assets/${c.id}/cover-\\d+\\.webp$`));
+    expect(cover.body.path).toMatch(new RegExp(`^community-assets/${c.id}/cover-[0-9a-f-]{36}\\.webp$`));
     const svgAsCover = await upload(t, `/api/communities/${c.id}/cover`, owner.cookie, {
       name: "cover.png",
       type: "image/png",

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, notInArray, sql } from "drizzle-orm";
 import { COURSE_MESSAGES as CM, DEFAULT_MODULE_TITLE } from "../../../shared/courses";
 import { type CreateCourseInput, type CreateLessonInput } from "../../../shared/courses.schemas";
 import { can, isRole, ROLE_RANK, type CommunityRole } from "../../../shared/roles";
@@ -15,7 +15,7 @@ import {
 } from "../../db/schema/index";
 import { isUuid, requireCommunity, requirePermission } from "../../lib/community-access";
 import { AppError } from "../../lib/errors";
-import { linkUploads } from "../../lib/uploads";
+import { linkUploads, originalKeyOf } from "../../lib/uploads";
 
 const courseNotFound = () => new AppError("NOT_FOUND", CM.courseNotFound);
 const moduleNotFound = () => new AppError("NOT_FOUND", CM.moduleNotFound);
@@ -94,6 +94,24 @@ function accessOf(course: { price: number; purchased: boolean }, role: Community
   if (!role) return false;
   return course.price <= 0 || course.purchased;
 }
+
+/**
+ * Whether one lesson (its video and resources) is open to the viewer: members of a course they may
+ * watch, or a free preview; a draft's lessons only to staff. The lesson page and /media both ask
+ * this, so a file is served to exactly those the lesson shows it to.
+ */
+export function lessonUnlocked(
+  course: { price: number; purchased: boolean; status: "draft" | "published" },
+  lesson: { is_preview: boolean },
+  role: CommunityRole | null,
+) {
+  if (isStaff(role)) return true;
+  if (!role || course.status !== "published") return false;
+  return accessOf(course, role) || lesson.is_preview;
+}
+
+/** Course files nothing names yet (just uploaded in the editor) are for those who build courses. */
+export const managesCourses = isStaff;
 
 const toCourseDto = (
   r: Pick<
@@ -203,7 +221,7 @@ export async function findCourse({
     lessons: m.lessons.map((l) => {
       total++;
       if (l.completed) done++;
-      const unlocked = member && (hasAccess || l.is_preview);
+      const unlocked = lessonUnlocked(course, l, role);
       return {
         id: l.id,
         module_id: l.module_id,
@@ -491,10 +509,14 @@ export async function createLesson({
         orderIndex: sql`(SELECT coalesce(max(order_index) + 1, 0) FROM course_lessons WHERE module_id = ${module.id})`,
       })
       .returning({ id: courseLessons.id });
-    await linkUploads(tx, [input.video_url], { lessonId: row.id }, { communityId: course.community_id });
+    await linkUploads(tx, lessonFiles(input), { lessonId: row.id }, { communityId: course.community_id });
   });
   return findCourse({ ctx, viewer, courseId: course.id });
 }
+
+/** The uploads a lesson names (its video and resources), which belong to it and go with it. */
+const lessonFiles = (l: { video_url?: string | null; resources?: readonly LessonResource[] }) =>
+  [l.video_url, ...(l.resources ?? []).map((r) => r.url)].filter((u): u is string => !!u?.startsWith("/media/"));
 
 /** A lesson with its module and course, for a manager. */
 async function requireManagedLesson(ctx: AppContext, viewer: Viewer, lessonId: string) {
@@ -550,10 +572,17 @@ export async function updateLesson({
         .set({ moduleId: input.module_id })
         .where(eq(lessonCompletions.lessonId, lesson.id));
     }
-    if (input.video_url !== undefined && input.video_url !== lesson.videoUrl) {
-      // The old upload (if any) goes with its row; the new one is linked.
-      await tx.delete(mediaFiles).where(eq(mediaFiles.lessonId, lesson.id));
-      await linkUploads(tx, [input.video_url], { lessonId: lesson.id }, { communityId: course.community_id });
+    if (input.video_url !== undefined || input.resources !== undefined) {
+      // Uploads the lesson no longer names go with their rows; new ones are linked.
+      const files = lessonFiles({
+        video_url: input.video_url !== undefined ? input.video_url : lesson.videoUrl,
+        resources: input.resources ?? lesson.resources,
+      });
+      const keep = files.map((u) => originalKeyOf(u.slice("/media/".length)));
+      await tx
+        .delete(mediaFiles)
+        .where(and(eq(mediaFiles.lessonId, lesson.id), keep.length ? notInArray(mediaFiles.key, keep) : undefined));
+      await linkUploads(tx, files, { lessonId: lesson.id }, { communityId: course.community_id });
     }
   });
   return findCourse({ ctx, viewer, courseId: course.id });

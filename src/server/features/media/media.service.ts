@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { ROLE_RANK, isRole } from "../../../shared/roles";
+import { ROLE_RANK, isRole, type CommunityRole } from "../../../shared/roles";
 import { MIME_BY_EXTENSION } from "../../../shared/uploads";
 import type { AppContext } from "../../context";
 import { visibleTo } from "../../lib/post-access";
-import { originalKeyOf } from "../../lib/uploads";
+import { originalKeyOf, variantKeys } from "../../lib/uploads";
+import { lessonUnlocked, managesCourses } from "../courses/courses.service";
 
 /** How stored files are served: every accepted upload type, and sanitized SVG icons. */
 const MEDIA_TYPES: Record<string, string> = { ...MIME_BY_EXTENSION, ".svg": "image/svg+xml" };
@@ -15,14 +16,15 @@ export const mediaType = (key: string) => MEDIA_TYPES[path.extname(key).toLowerC
 /** Who may read a stored file: anyone (cacheable forever), only some signed-in people, or no one. */
 export type MediaAccess = "public" | "restricted" | "denied";
 
-const COMMUNITY_KEY = /^community-assets\/([0-9a-f-]{36})\//;
+const COMMUNITY_KEY = /^community-assets\/([0-9a-f-]{36})\/(courses\/)?/;
 
 /**
  * Decides from the key's folder and, for community files, one query: the community's visibility,
- * the viewer's role, and the file's row with the post or lesson it belongs to. Files of a private
- * community reach members only; a post's files follow the post's visibility and approval; a
- * lesson's files follow the course's access. Files without a ready row (unfinished uploads,
- * replaced or deleted ones waiting for removal) are served to no one.
+ * the viewer's role, and the file's row with the post it belongs to. Files of a private community
+ * reach members only; a post's files follow the post's visibility and approval; course files
+ * (lesson videos and resources, thumbnails) follow what names them (courseFileAccess). Files
+ * without a ready row (unfinished uploads, replaced or deleted ones waiting for removal) are
+ * served to no one.
  */
 export async function mediaAccess(
   ctx: AppContext,
@@ -36,6 +38,7 @@ export async function mediaAccess(
   }
   const m = COMMUNITY_KEY.exec(key);
   if (!m) return "denied";
+  const original = originalKeyOf(key);
   const res = await ctx.db.execute<{
     c_visibility: string;
     role: string | null;
@@ -45,24 +48,14 @@ export async function mediaAccess(
     p_approved: boolean | null;
     p_deleted: boolean | null;
     p_author: string | null;
-    lesson_id: string | null;
-    l_preview: boolean | null;
-    course_price: number | null;
-    course_status: string | null;
-    purchased: boolean | null;
   }>(sql`
     SELECT c.visibility AS c_visibility, mem.role, f.status, f.post_id,
            p.visibility AS p_visibility, p.is_approved AS p_approved, p.deleted_at IS NOT NULL AS p_deleted,
-           p.author_id AS p_author, f.lesson_id, l.is_preview AS l_preview,
-           co.price::float8 AS course_price, co.status AS course_status,
-           EXISTS (SELECT 1 FROM course_purchases cp WHERE cp.course_id = co.id AND cp.user_id = ${viewerId ?? ""}) AS purchased
+           p.author_id AS p_author
       FROM communities c
       LEFT JOIN community_members mem ON mem.community_id = c.id AND mem.user_id = ${viewerId ?? ""}
-      LEFT JOIN media_files f ON f.key = ${originalKeyOf(key)}
+      LEFT JOIN media_files f ON f.key = ${original}
       LEFT JOIN posts p ON p.id = f.post_id
-      LEFT JOIN course_lessons l ON l.id = f.lesson_id
-      LEFT JOIN course_modules mo ON mo.id = l.module_id
-      LEFT JOIN courses co ON co.id = mo.course_id
      WHERE c.id = ${m[1]}`);
   const r = res.rows[0];
   if (!r) return "denied";
@@ -70,23 +63,70 @@ export async function mediaAccess(
   if (r.status !== "ready") return "denied";
   const role = isRole(r.role) ? r.role : null;
   if (r.c_visibility === "private" && !role && !opts.ignoreCommunityVisibility) return "denied";
-  let restricted = r.c_visibility === "private";
+  const restricted = r.c_visibility === "private";
+  if (m[2]) {
+    const course = await courseFileAccess(ctx, m[1], original, viewerId, role);
+    if (course === "denied") return "denied";
+    return course === "restricted" || restricted ? "restricted" : "public";
+  }
   if (r.post_id) {
     if (r.p_deleted) return "denied";
     if (!visibleTo(role).includes(r.p_visibility!)) return "denied";
     const moderator = role !== null && ROLE_RANK[role] >= ROLE_RANK.moderator;
     if (!r.p_approved && r.p_author !== viewerId && !moderator) return "denied";
-    if (r.p_visibility !== "public" || !r.p_approved) restricted = true;
-  }
-  if (r.lesson_id) {
-    const staff = role !== null && ROLE_RANK[role] >= ROLE_RANK.admin;
-    if (!staff) {
-      if (!role || r.course_status !== "published") return "denied";
-      if ((r.course_price ?? 0) > 0 && !r.l_preview && !r.purchased) return "denied";
-    }
-    restricted = true;
+    if (r.p_visibility !== "public" || !r.p_approved) return "restricted";
   }
   return restricted ? "restricted" : "public";
+}
+
+/** Every URL under which a stored file can be named: the key, and for an image each variant. */
+const urlsOf = (original: string) =>
+  original.endsWith(".webp")
+    ? Object.values(variantKeys(original.slice(0, -".webp".length))).map((k) => `/media/${k}`)
+    : [`/media/${original}`];
+
+/**
+ * A file of a community's courses folder is decided by what names it, found from the key in the
+ * lessons and courses themselves (so files stored before they were linked are covered too): a
+ * lesson's video or resource opens to those the lesson is unlocked for (lessonUnlocked), never
+ * cached by shared caches; a published course's thumbnail is as public as the community. A course
+ * file nothing names (just uploaded, or left by a deleted lesson) is for course managers only.
+ */
+async function courseFileAccess(
+  ctx: AppContext,
+  communityId: string,
+  original: string,
+  viewerId: string | null,
+  role: CommunityRole | null,
+): Promise<MediaAccess> {
+  const urls = urlsOf(original);
+  const res = await ctx.db.execute<{
+    what: "lesson" | "thumbnail";
+    is_preview: boolean;
+    price: number;
+    status: "draft" | "published";
+    purchased: boolean;
+  }>(sql`
+    SELECT 'lesson' AS what, l.is_preview, co.price::float8 AS price, co.status,
+           EXISTS (SELECT 1 FROM course_purchases cp WHERE cp.course_id = co.id AND cp.user_id = ${viewerId ?? ""}) AS purchased
+      FROM courses co
+      JOIN course_modules mo ON mo.course_id = co.id
+      JOIN course_lessons l ON l.module_id = mo.id
+     WHERE co.community_id = ${communityId}
+       AND (l.id = (SELECT f.lesson_id FROM media_files f WHERE f.key = ${original})
+            OR l.video_url = ANY(${sql.param(urls)}::text[])
+            OR EXISTS (SELECT 1 FROM jsonb_array_elements(l.resources) r WHERE r ->> 'url' = ANY(${sql.param(urls)}::text[])))
+    UNION ALL
+    SELECT 'thumbnail', false, co.price::float8, co.status, false
+      FROM courses co
+     WHERE co.community_id = ${communityId}
+       AND (co.id = (SELECT f.course_id FROM media_files f WHERE f.key = ${original})
+            OR co.thumbnail_url = ANY(${sql.param(urls)}::text[]))`);
+  const refs = res.rows;
+  // A thumbnail shows wherever the course is listed: to anyone for a published course.
+  if (refs.some((x) => x.what === "thumbnail" && x.status === "published")) return "public";
+  const open = refs.some((x) => x.what === "lesson" && lessonUnlocked(x, x, role));
+  return open || managesCourses(role) ? "restricted" : "denied";
 }
 
 async function fileStatus(ctx: AppContext, key: string): Promise<string | null> {

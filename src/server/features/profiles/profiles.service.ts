@@ -1,5 +1,6 @@
+import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { LIMITS } from "../../../shared/limits";
 import { DEFAULT_COMMUNITY_FLAGS, type CommunityFlags } from "../../../shared/notifications";
 import { MSG } from "../../../shared/messages";
@@ -8,7 +9,7 @@ import type { AppContext, Viewer } from "../../context";
 import type { Queryable } from "../../db/client";
 import { isUsernameTaken } from "../../lib/auth";
 import { AppError, notFound } from "../../lib/errors";
-import { receiveUpload } from "../../lib/uploads";
+import { receiveUpload, rowKeyOfUrl } from "../../lib/uploads";
 import { mediaFiles, user, userNotificationSettings, userProfiles } from "../../db/schema/index";
 
 type ProfileRow = typeof userProfiles.$inferSelect;
@@ -133,7 +134,7 @@ export async function replaceAvatar({
   name?: string;
 }) {
   const stored = await receiveUpload(ctx, file, {
-    base: `user-avatars/${userId}/avatar-${Date.now()}`,
+    base: `user-avatars/${userId}/avatar-${randomUUID()}`,
     ownerId: userId,
     communityId: null,
     purpose: "avatar",
@@ -154,9 +155,10 @@ export async function removeAvatar({ ctx, userId }: { ctx: AppContext; userId: s
 }
 
 /**
- * Points the profile at a new avatar (or none) and removes the rows of the others in one
- * transaction; a trigger queues their files' removal, so a crash never leaves the profile pointing
- * at nothing nor files behind.
+ * Points the profile at a new avatar (or none) and removes the row of the one it replaced in one
+ * transaction; a trigger queues its files' removal, so a crash never leaves the profile pointing at
+ * nothing nor files behind. The account row is locked first, so overlapping replacements take
+ * turns: each retires exactly the picture it found, never another upload still on its way.
  */
 async function swapAvatar({
   ctx,
@@ -168,18 +170,24 @@ async function swapAvatar({
   next: { url: string; key: string } | null;
 }) {
   await ctx.db.transaction(async (tx) => {
-    await tx
-      .delete(mediaFiles)
-      .where(
-        and(
-          eq(mediaFiles.ownerId, userId),
-          eq(mediaFiles.purpose, "avatar"),
-          next ? ne(mediaFiles.key, next.key) : undefined,
-        ),
-      );
+    const current = await tx.execute<{ image: string | null; avatar_url: string | null }>(sql`
+      SELECT u.image, p.avatar_url
+        FROM "user" u LEFT JOIN user_profiles p ON p.user_id = u.id
+       WHERE u.id = ${userId}
+         FOR UPDATE OF u`);
+    const replaced = [current.rows[0]?.image, current.rows[0]?.avatar_url]
+      .map(rowKeyOfUrl)
+      .filter((k): k is string => k !== null && k !== next?.key);
     const url = next?.url ?? null;
     await tx.update(userProfiles).set({ avatarUrl: url, updatedAt: new Date() }).where(eq(userProfiles.userId, userId));
     await tx.update(user).set({ image: url }).where(eq(user.id, userId));
+    if (replaced.length > 0) {
+      await tx
+        .delete(mediaFiles)
+        .where(
+          and(eq(mediaFiles.ownerId, userId), eq(mediaFiles.purpose, "avatar"), inArray(mediaFiles.key, replaced)),
+        );
+    }
   });
   ctx.viewer.evictUser(userId);
 }

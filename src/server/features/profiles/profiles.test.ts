@@ -206,7 +206,7 @@ describe("avatar", () => {
     const res = await uploadAvatar(u.cookie, "me.png", "image/png", png);
     expect(res.status).toBe(200);
     expect(res.body.type).toBe("image/webp");
-    expect(res.body.path).toMatch(new RegExp(`^user-avatars/${u.id}/avatar-\\d+\\.webp$`));
+    expect(res.body.path).toMatch(new RegExp(`^user-avatars/${u.id}/avatar-[0-9a-f-]{36}\\.webp$`));
     const sizes: Record<string, [number, number]> = {};
     for (const [name, url] of Object.entries(res.body.variants as Record<string, string>)) {
       const file = await t.app.inject({ method: "GET", url });
