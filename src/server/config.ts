@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import type { S3Settings } from "./lib/storage";
 import { z } from "zod";
@@ -23,7 +24,32 @@ const envSchema = z.object({
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   SEED_DEMO: bool.default(true),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: z
+    .string()
+    .default("false")
+    .transform((v, c) => {
+      const parsed = parseTrustProxy(v);
+      if (parsed === null) {
+        c.addIssue({
+          code: "custom",
+          message:
+            "must be false, true (one proxy), a number of proxies (1, 2…) or a comma-separated list of proxy addresses or CIDR ranges",
+        });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
+  DEV_MAILBOX: bool.optional(),
+  ADMIN_EMAILS: z
+    .string()
+    .default("")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.email("must be a comma-separated list of email addresses"))),
   RATE_LIMITS: bool.default(true),
   SERVE_WEB: bool.default(true),
   S3_ENDPOINT: z.url().optional(),
@@ -50,7 +76,15 @@ export type Config = {
   google: { clientId: string; clientSecret: string } | undefined;
   seedDemo: boolean;
   logLevel: string;
-  trustProxy: boolean;
+  /**
+   * Which peers may tell the client's address, protocol and host (X-Forwarded-*): none, the last N
+   * hops (a function, as Fastify ignores a bare hop count), or these proxy addresses and ranges.
+   */
+  trustProxy: TrustProxy;
+  /** Serve the local outbox at /dev/mailbox to requests made on this machine, not through a proxy. */
+  devMailbox: boolean;
+  /** The instance operators (lowercase): with a confirmed email in this list, /admin/mailbox shows the outbox. */
+  adminEmails: string[];
   rateLimits: boolean;
   serveWeb: boolean;
   /** S3-compatible storage; absent means local disk under DATA_DIR/media. */
@@ -60,6 +94,59 @@ export type Config = {
 };
 
 export class ConfigError extends Error {}
+
+/** Trust the last `hops` addresses of the forwarding chain (the socket's peer is hop 0). */
+export type TrustHops = ((address: string, hop: number) => boolean) & { hops: number };
+export type TrustProxy = false | TrustHops | string[];
+
+const PROXY_ADDRESS_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+function trustHops(hops: number): TrustHops {
+  return Object.assign((_address: string, hop: number) => hop < hops, { hops });
+}
+
+/**
+ * TRUST_PROXY: false (no proxy), true (= 1), a hop count, or a comma-separated list of proxy
+ * addresses, CIDR ranges or the names loopback, linklocal, uniquelocal. Null when unreadable.
+ */
+export function parseTrustProxy(raw: string): TrustProxy | null {
+  const v = raw.trim().toLowerCase();
+  if (v === "false" || v === "no" || v === "0") return false;
+  if (v === "true" || v === "yes") return trustHops(1);
+  if (/^\d+$/.test(v)) return Number(v) <= 20 ? trustHops(Number(v)) : null;
+  const list = v
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean);
+  const valid = (entry: string) => {
+    if (PROXY_ADDRESS_NAMES.has(entry)) return true;
+    const [address, prefix, extra] = entry.split("/");
+    const family = net.isIP(address);
+    if (!family || extra !== undefined) return false;
+    if (prefix === undefined) return true;
+    return /^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+  };
+  return list.length > 0 && list.every(valid) ? list : null;
+}
+
+const LOOPBACK = new net.BlockList();
+LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
+LOOPBACK.addAddress("::1", "ipv6");
+
+/** An address of this machine's loopback interface (127.0.0.0/8, ::1, also IPv4-mapped). */
+export function isLoopbackAddress(address: string): boolean {
+  const family = net.isIP(address);
+  return family !== 0 && LOOPBACK.check(address, family === 4 ? "ipv4" : "ipv6");
+}
+
+/** A host name that can only mean this machine: localhost (and *.localhost) or a loopback address. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/\.$/, "");
+  return h === "localhost" || h.endsWith(".localhost") || isLoopbackAddress(h);
+}
 
 /** The only reader of process.env. A bad setting stops the process with a list of what is wrong. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -102,6 +189,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     seedDemo: e.SEED_DEMO,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    devMailbox: e.DEV_MAILBOX ?? isLoopbackHost(new URL(publicUrl).hostname),
+    adminEmails: e.ADMIN_EMAILS,
     rateLimits: e.RATE_LIMITS,
     serveWeb: e.SERVE_WEB,
     s3:

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from "./config";
 import { DataDirInUseError } from "./db/embedded";
+import { outboxStartupLine } from "./features/dev/outbox";
 import { startServer } from "./server";
 
 const started = Date.now();
@@ -33,6 +34,8 @@ async function main() {
   log.info(
     `Hearth is running at ${config.publicUrl} (listening on ${server.url}, started in ${Date.now() - started} ms)`,
   );
+  const outbox = outboxStartupLine(config, server.url);
+  log[outbox.level](outbox.text);
 
   let shuttingDown = false;
   const shutdown = async (signal: string) => {

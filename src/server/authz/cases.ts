@@ -748,6 +748,15 @@ export const CASES: Record<string, Case> = {
   "GET /api/dev/mailbox": {
     request: () => ({ method: "GET", url: "/api/dev/mailbox", remoteAddress: "203.0.113.9" }),
   },
+  "GET /dev/mailbox": {
+    request: () => ({ method: "GET", url: "/dev/mailbox", remoteAddress: "203.0.113.9" }),
+  },
+  "GET /api/admin/mailbox": {
+    request: () => ({ method: "GET", url: "/api/admin/mailbox" }),
+  },
+  "GET /admin/mailbox": {
+    request: () => ({ method: "GET", url: "/admin/mailbox" }),
+  },
   "GET /media/{key}": {
     request: (w) => ({ method: "GET", url: `/media/${mediaKey(w, "pub")}` }),
     prepare: (w, c) => storePostImage(w, c, "pub"),

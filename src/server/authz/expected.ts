@@ -503,7 +503,22 @@ export const EXPECTED: Record<string, Entry> = {
     hidden: true,
   },
   "GET /api/dev/mailbox": {
-    rule: "The local outbox answers only requests from this machine's loopback address, whoever asks",
+    rule: "The local outbox answers only requests made on this machine (loopback socket and Host, no forwarding header, DEV_MAILBOX on), whoever asks",
+    any: "404  404    404   404  404    404   404    404  404   404",
+    hidden: true,
+  },
+  "GET /dev/mailbox": {
+    rule: "The local outbox page: as GET /api/dev/mailbox",
+    any: "404  404    404   404  404    404   404    404  404   404",
+    hidden: true,
+  },
+  "GET /api/admin/mailbox": {
+    rule: "The operators' outbox: only a signed-in user whose confirmed email is in ADMIN_EMAILS (none of the actors); 404 for everyone else",
+    any: "404  404    404   404  404    404   404    404  404   404",
+    hidden: true,
+  },
+  "GET /admin/mailbox": {
+    rule: "The operators' outbox page: as GET /api/admin/mailbox",
     any: "404  404    404   404  404    404   404    404  404   404",
     hidden: true,
   },

@@ -24,12 +24,20 @@ export type Mailer = {
   transport: "outbox" | "smtp";
 };
 
-export function createMailer(opts: { db: Db; smtpUrl?: string; from: string; onQueued?: () => void }): Mailer {
+export function createMailer(opts: {
+  db: Db;
+  smtpUrl?: string;
+  from: string;
+  onQueued?: () => void;
+  /** Told of every message that stays in the outbox (no SMTP): recipient and subject only, never the body. */
+  log?: { warn: (obj: object, msg: string) => void };
+}): Mailer {
   const smtp = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : undefined;
   const transport = smtp ? "smtp" : "outbox";
   return {
     transport,
     async send(mail, sendOpts = {}) {
+      let messageId: string | undefined;
       await (sendOpts.db ?? opts.db).transaction(async (tx) => {
         const [row] = await tx
           .insert(mailMessages)
@@ -42,8 +50,18 @@ export function createMailer(opts: { db: Db; smtpUrl?: string; from: string; onQ
           })
           .returning({ id: mailMessages.id });
         if (smtp) await enqueueJob(tx, "mail", { messageId: row.id });
+        else messageId = row.id;
       });
-      if (smtp) opts.onQueued?.();
+      if (smtp) {
+        opts.onQueued?.();
+      } else {
+        // Recipient and subject only: the body holds confirmation and reset links, credentials that
+        // do not belong in logs. Operators read it at /admin/mailbox.
+        opts.log?.warn(
+          { mailId: messageId, to: mail.to, subject: mail.subject },
+          "mail not sent (no SMTP_URL): kept in the outbox",
+        );
+      }
     },
     async deliverJob(payload) {
       if (!smtp) return;
