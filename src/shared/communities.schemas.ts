@@ -1,13 +1,16 @@
 import { z } from "zod";
 import { LIMITS } from "./limits";
 import { MSG } from "./messages";
+import { safeName } from "./names";
 import { CATEGORY_IDS, COMMUNITY_LIMITS } from "./communities";
 
-export const communityNameSchema = z
-  .string(MSG.communityNameRequired)
-  .trim()
-  .min(1, MSG.communityNameRequired)
-  .max(LIMITS.communityNameMax, `Community name must be at most ${LIMITS.communityNameMax} characters`);
+export const communityNameSchema = safeName(
+  z
+    .string(MSG.communityNameRequired)
+    .trim()
+    .min(1, MSG.communityNameRequired)
+    .max(LIMITS.communityNameMax, `Community name must be at most ${LIMITS.communityNameMax} characters`),
+);
 
 export const createCommunitySchema = z.object({ name: communityNameSchema }).strict();
 
@@ -64,15 +67,17 @@ export const postCategoriesSchema = z
         z
           .object({
             id: z.uuid().optional(),
-            name: z
-              .string()
-              .trim()
-              .min(1, "Please enter a category name")
-              .max(
-                COMMUNITY_LIMITS.categoryNameMax,
-                `Category names must be at most ${COMMUNITY_LIMITS.categoryNameMax} characters`,
-              ),
-            emoji: z.string().trim().max(16),
+            name: safeName(
+              z
+                .string()
+                .trim()
+                .min(1, "Please enter a category name")
+                .max(
+                  COMMUNITY_LIMITS.categoryNameMax,
+                  `Category names must be at most ${COMMUNITY_LIMITS.categoryNameMax} characters`,
+                ),
+            ),
+            emoji: safeName(z.string().trim().max(16)),
           })
           .strict(),
       )

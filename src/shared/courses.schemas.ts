@@ -1,12 +1,15 @@
 import { z } from "zod";
 import { COURSE_LIMITS, COURSE_MESSAGES, lessonVideo } from "./courses";
+import { safeName } from "./names";
 
 const title = (max: number) =>
-  z
-    .string({ error: COURSE_MESSAGES.titleRequired })
-    .trim()
-    .min(1, COURSE_MESSAGES.titleRequired)
-    .max(max, `Title must be at most ${max} characters`);
+  safeName(
+    z
+      .string({ error: COURSE_MESSAGES.titleRequired })
+      .trim()
+      .min(1, COURSE_MESSAGES.titleRequired)
+      .max(max, `Title must be at most ${max} characters`),
+  );
 
 /** Price: a number, at least 0, in steps of 0.01 (0 = free). */
 const price = z
@@ -47,7 +50,7 @@ export const moduleSchema = z.object({
 });
 
 const resource = z.object({
-  title: z.string().trim().min(1, "Each resource needs a title").max(COURSE_LIMITS.resourceTitleMax),
+  title: safeName(z.string().trim().min(1, "Each resource needs a title").max(COURSE_LIMITS.resourceTitleMax)),
   url: z
     .string()
     .trim()

@@ -70,4 +70,9 @@ export const MSG = {
   userNotFound: "User not found",
   crashTitle: "Oops! Something went wrong",
   crashBody: "We're sorry for the inconvenience. Please try refreshing the page.",
+  nameHiddenCharacters: "Please remove invisible, control or text-direction characters",
+  nameMixedScripts:
+    "Please don't mix look-alike letters from different alphabets (such as Latin and Cyrillic) in one word",
+  communityNameConfusable:
+    "A community with this name, or one that looks the same, already exists. Please choose another name.",
 } as const;

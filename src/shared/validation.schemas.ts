@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LANGUAGES, LIMITS, TIMEZONES } from "./limits";
 import { MSG } from "./messages";
+import { safeName } from "./names";
 import { USERNAME_RE, normalizeUsername } from "./validation";
 
 export const usernameSchema = z
@@ -15,8 +16,11 @@ export const passwordSchema = z
 
 export const emailSchema = z.string().trim().toLowerCase().pipe(z.email("Please enter a valid email address"));
 
+/** A person's display name (sign-up and profile): free text in any script, without hidden characters. */
+export const displayNameSchema = safeName(z.string().trim().min(1, "Please enter your name").max(LIMITS.fullNameMax));
+
 export const signUpSchema = z.object({
-  name: z.string().trim().min(1, "Please enter your name").max(LIMITS.fullNameMax),
+  name: displayNameSchema,
   username: usernameSchema,
   email: emailSchema,
   password: passwordSchema,
@@ -37,7 +41,7 @@ const languageValues = LANGUAGES.map((l) => l.value) as [string, ...string[]];
 export const profileUpdateSchema = z
   .object({
     username: usernameSchema,
-    full_name: z.string().trim().min(1, "Please enter your name").max(LIMITS.fullNameMax),
+    full_name: displayNameSchema,
     headline: z.string().max(LIMITS.headlineMax, `Headline must be at most ${LIMITS.headlineMax} characters`),
     bio: z.string().max(LIMITS.bioMax),
     location: z.string().trim().max(100),

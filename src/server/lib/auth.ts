@@ -7,7 +7,8 @@ import { createHash } from "node:crypto";
 import { and, eq, like, ne, sql } from "drizzle-orm";
 import { LIMITS } from "../../shared/limits";
 import { MSG } from "../../shared/messages";
-import { signUpSchema } from "../../shared/validation.schemas";
+import { stripHiddenCharacters } from "../../shared/names";
+import { displayNameSchema, signUpSchema } from "../../shared/validation.schemas";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import * as schema from "../db/schema/index";
@@ -138,7 +139,9 @@ export function createAuth(opts: { config: Config; db: Db; mailer: Mailer }) {
           actionMail(
             user.email,
             "Confirm your email for Hearth",
-            `Welcome to Hearth, ${user.name}! Confirm your email address to finish creating your account.`,
+            // No name here: whoever signs up writes it, for any address, before that address is confirmed,
+            // so it must not carry their text (a link, a lure) into someone else's mailbox.
+            "Welcome to Hearth! Confirm your email address to finish creating your account.",
             "Confirm your email",
             url,
           ),
@@ -178,6 +181,14 @@ export function createAuth(opts: { config: Config; db: Db; mailer: Mailer }) {
     plugins: [twoFactor({ issuer: "Hearth", skipVerificationOnEnable: false })],
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        // Better Auth's own profile route changes the account's name: the same rules as the profile form.
+        if (ctx.path === "/update-user" && ctx.body && typeof ctx.body === "object" && "name" in ctx.body) {
+          const name = displayNameSchema.safeParse((ctx.body as { name: unknown }).name);
+          if (!name.success) {
+            throw new APIError("BAD_REQUEST", { message: name.error.issues[0].message, code: "VALIDATION" });
+          }
+          return { context: { body: { ...ctx.body, name: name.data } } };
+        }
         if (ctx.path !== "/sign-up/email") return;
         const parsed = signUpSchema.safeParse(ctx.body);
         if (!parsed.success) {
@@ -192,6 +203,10 @@ export function createAuth(opts: { config: Config; db: Db; mailer: Mailer }) {
     databaseHooks: {
       user: {
         create: {
+          // A name from Google is not checked by the sign-up form: its hidden characters are dropped.
+          before: async (user) => ({
+            data: { ...user, name: stripHiddenCharacters(user.name ?? "").trim() || "Member" },
+          }),
           after: async (user, ctx) => {
             const body = (ctx?.body ?? {}) as { username?: string };
             await createProfileForUser(db, user.id, user.name, body.username ?? null);

@@ -119,14 +119,39 @@ async function freeSlug(db: Queryable, name: string): Promise<string> {
   }
 }
 
+/**
+ * Refuses a name that is, or looks like, another community's name: the same confusables skeleton as
+ * written or in lower case (name_key, name_key_lower, kept by a trigger; migration 0014). Locks on
+ * both keys, taken in one order, make creations and renames to look-alike names take turns, so the
+ * second sees the first. A name that looks like the community's own current name is always allowed
+ * (a rename changing case, a settings save beside a twin made before this rule).
+ */
+async function refuseConfusableName(tx: Queryable, name: string, exceptId?: string) {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(7243201, hashtext(community_name_key(${name})))`);
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(7243202, hashtext(community_name_key_lower(${name})))`);
+  const res = await tx.execute(sql`
+    WITH k AS (SELECT community_name_key(${name}) AS key, community_name_key_lower(${name}) AS lower)
+    SELECT 1 FROM communities c, k
+     WHERE (c.name_key = k.key OR c.name_key_lower = k.lower)
+       ${
+         exceptId
+           ? sql`AND NOT EXISTS (SELECT 1 FROM communities s WHERE s.id = ${exceptId}
+                                   AND (s.name_key = k.key OR s.name_key_lower = k.lower))`
+           : sql``
+       }
+     LIMIT 1`);
+  if (res.rows.length > 0) throw new AppError("CONFLICT", MSG.communityNameConfusable);
+}
+
 /** Any signed-in user may create a community and becomes its owner (SPEC §6). */
 export async function createCommunity({ ctx, viewer, name }: { ctx: AppContext; viewer: Viewer; name: string }) {
   // Two creations racing for the same slug: the loser picks the next free one.
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
-      return await ctx.db.transaction(async (tx) =>
-        insertOwnedCommunity(tx, viewer, { name, slug: await freeSlug(tx, name) }),
-      );
+      return await ctx.db.transaction(async (tx) => {
+        await refuseConfusableName(tx, name);
+        return insertOwnedCommunity(tx, viewer, { name, slug: await freeSlug(tx, name) });
+      });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
     }
@@ -273,6 +298,7 @@ export async function updateCommunity({
   if (input.invite_enabled !== undefined) set.inviteEnabled = input.invite_enabled;
   if (input.rules !== undefined) set.rules = input.rules;
   await ctx.db.transaction(async (tx) => {
+    if (input.name !== undefined) await refuseConfusableName(tx, input.name, community.id);
     await tx.update(communities).set(set).where(eq(communities.id, community.id));
     if (input.description !== undefined && input.description.trim() !== "") {
       await completeOnboardingTask(tx, community.id, "description", ALL_TASKS);

@@ -72,21 +72,24 @@ describe("creating a community", () => {
       .replace(/[^a-z0-9]+/g, "-")
       .replace(/^-+|-+$/g, "");
     expect((await create(owner, base)).slug).toBe(expected);
-    expect((await create(owner, base)).slug).toBe(`${expected}-1`);
+    // Another name with the same slug (the same name is refused as a look-alike: security/names.test.ts).
+    expect((await create(owner, base.replace("!!", "??"))).slug).toBe(`${expected}-1`);
     // A custom slug in use counts as taken too.
     await t.database.pool.query(`UPDATE communities SET custom_slug = $1 WHERE slug = $2`, [
       `${expected}-2`,
       `${expected}-1`,
     ]);
-    expect((await create(owner, base)).slug).toBe(`${expected}-3`);
+    expect((await create(owner, base.replace("!!", "**"))).slug).toBe(`${expected}-3`);
     expect((await create(owner, "!!!")).slug).toMatch(/^community(-\d+)?$/);
   });
 
-  it("gives distinct slugs to concurrent creations of the same name", async () => {
+  it("gives distinct slugs to concurrent creations of names with the same slug", async () => {
     const owner = await signedInUser(t);
     const name = `Race ${Date.now()}`;
     const results = await Promise.all(
-      Array.from({ length: 6 }, () => http.post("/api/communities", { name }, { cookie: owner.cookie })),
+      ["", "!", "?", ".", "*", "#"].map((end) =>
+        http.post("/api/communities", { name: `${name}${end}` }, { cookie: owner.cookie }),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(6).fill(201));
     expect(new Set(results.map((r) => r.body.slug)).size).toBe(6);

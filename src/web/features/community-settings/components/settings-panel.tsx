@@ -6,9 +6,12 @@ import { errorMessage } from "../../../lib/api";
 import { cn } from "../../../lib/cn";
 import type { CommunityView } from "../../communities";
 
-/** The text a failed save shows: the server's validation message when it is specific, else SPEC §8's. */
+/**
+ * The text a failed save shows: the server's message when it is specific (a validation error, a
+ * refusal, a name that looks like another community's), else SPEC §8's.
+ */
 export const saveErrorMessage = (error: unknown) =>
-  errorMessage(error, MSG.saveSettingsFailed, ["VALIDATION", "FORBIDDEN"]);
+  errorMessage(error, MSG.saveSettingsFailed, ["VALIDATION", "FORBIDDEN", "CONFLICT"]);
 
 /** The heading every settings tab opens with. */
 export function PanelHeader({
