@@ -20,11 +20,12 @@ const COMMUNITY_KEY = /^community-assets\/([0-9a-f-]{36})\/(courses\/)?/;
 
 /**
  * Decides from the key's folder and, for community files, one query: the community's visibility,
- * the viewer's role, and the file's row with the post it belongs to. Files of a private community
- * reach members only; a post's files follow the post's visibility and approval; course files
- * (lesson videos and resources, thumbnails) follow what names them (courseFileAccess). Files
- * without a ready row (unfinished uploads, replaced or deleted ones waiting for removal) are
- * served to no one.
+ * the viewer's role, and the file's row with the post, lesson or course it belongs to. Files of a
+ * private community reach members only; a post's files follow the post's visibility and approval;
+ * course files (lesson videos and resources, thumbnails) follow what names them: the linked lesson
+ * or course when it opens the file, else every lesson and course that names it (courseFileAccess,
+ * a second query). Files without a ready row (unfinished uploads, replaced or deleted ones waiting
+ * for removal) are served to no one.
  */
 export async function mediaAccess(
   ctx: AppContext,
@@ -48,14 +49,27 @@ export async function mediaAccess(
     p_approved: boolean | null;
     p_deleted: boolean | null;
     p_author: string | null;
+    lesson_id: string | null;
+    l_preview: boolean | null;
+    l_price: number | null;
+    l_status: "draft" | "published" | null;
+    purchased: boolean;
+    thumbnail_status: "draft" | "published" | null;
   }>(sql`
     SELECT c.visibility AS c_visibility, mem.role, f.status, f.post_id,
            p.visibility AS p_visibility, p.is_approved AS p_approved, p.deleted_at IS NOT NULL AS p_deleted,
-           p.author_id AS p_author
+           p.author_id AS p_author, f.lesson_id, l.is_preview AS l_preview,
+           co.price::float8 AS l_price, co.status AS l_status,
+           EXISTS (SELECT 1 FROM course_purchases cp WHERE cp.course_id = co.id AND cp.user_id = ${viewerId ?? ""}) AS purchased,
+           tc.status AS thumbnail_status
       FROM communities c
       LEFT JOIN community_members mem ON mem.community_id = c.id AND mem.user_id = ${viewerId ?? ""}
       LEFT JOIN media_files f ON f.key = ${original}
       LEFT JOIN posts p ON p.id = f.post_id
+      LEFT JOIN course_lessons l ON l.id = f.lesson_id
+      LEFT JOIN course_modules mo ON mo.id = l.module_id
+      LEFT JOIN courses co ON co.id = mo.course_id
+      LEFT JOIN courses tc ON tc.id = f.course_id
      WHERE c.id = ${m[1]}`);
   const r = res.rows[0];
   if (!r) return "denied";
@@ -65,7 +79,19 @@ export async function mediaAccess(
   if (r.c_visibility === "private" && !role && !opts.ignoreCommunityVisibility) return "denied";
   const restricted = r.c_visibility === "private";
   if (m[2]) {
-    const course = await courseFileAccess(ctx, m[1], original, viewerId, role);
+    // The common cases in this one query: a published course's thumbnail, a lesson's own file for
+    // someone the lesson is open to. Anything else asks everything that names the file.
+    const course =
+      r.thumbnail_status === "published"
+        ? "public"
+        : r.lesson_id &&
+            lessonUnlocked(
+              { price: r.l_price ?? 0, purchased: r.purchased, status: r.l_status ?? "draft" },
+              { is_preview: r.l_preview ?? false },
+              role,
+            )
+          ? "restricted"
+          : await courseFileAccess(ctx, m[1], original, viewerId, role);
     if (course === "denied") return "denied";
     return course === "restricted" || restricted ? "restricted" : "public";
   }
@@ -115,7 +141,7 @@ async function courseFileAccess(
      WHERE co.community_id = ${communityId}
        AND (l.id = (SELECT f.lesson_id FROM media_files f WHERE f.key = ${original})
             OR l.video_url = ANY(${sql.param(urls)}::text[])
-            OR EXISTS (SELECT 1 FROM jsonb_array_elements(l.resources) r WHERE r ->> 'url' = ANY(${sql.param(urls)}::text[])))
+            OR l.resources @> ANY(${sql.param(urls.map((url) => JSON.stringify([{ url }])))}::jsonb[]))
     UNION ALL
     SELECT 'thumbnail', false, co.price::float8, co.status, false
       FROM courses co

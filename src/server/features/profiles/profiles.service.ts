@@ -157,7 +157,7 @@ export async function removeAvatar({ ctx, userId }: { ctx: AppContext; userId: s
 /**
  * Points the profile at a new avatar (or none) and removes the row of the one it replaced in one
  * transaction; a trigger queues its files' removal, so a crash never leaves the profile pointing at
- * nothing nor files behind. The account row is locked first, so overlapping replacements take
+ * nothing nor files behind. The profile row is locked first, so overlapping replacements take
  * turns: each retires exactly the picture it found, never another upload still on its way.
  */
 async function swapAvatar({
@@ -170,11 +170,13 @@ async function swapAvatar({
   next: { url: string; key: string } | null;
 }) {
   await ctx.db.transaction(async (tx) => {
+    // The profile row first, as a profile edit takes it before the account row (no deadlock); the
+    // pictures are read after the lock, so a replacement that went first is seen.
+    await tx.execute(sql`SELECT 1 FROM user_profiles WHERE user_id = ${userId} FOR UPDATE`);
     const current = await tx.execute<{ image: string | null; avatar_url: string | null }>(sql`
       SELECT u.image, p.avatar_url
         FROM "user" u LEFT JOIN user_profiles p ON p.user_id = u.id
-       WHERE u.id = ${userId}
-         FOR UPDATE OF u`);
+       WHERE u.id = ${userId}`);
     const replaced = [current.rows[0]?.image, current.rows[0]?.avatar_url]
       .map(rowKeyOfUrl)
       .filter((k): k is string => k !== null && k !== next?.key);
