@@ -10,6 +10,7 @@
  */
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sweepMedia } from "../lib/uploads";
 import { api, createTestApp, signedInUser, upload, type TestApp } from "../test/harness";
 import { ok, makeWorld, type User, type World } from "./world";
 
@@ -238,5 +239,43 @@ describe("item 7: overlapping picture replacements leave one current picture and
       icons.map((a) => a.body.path),
       iconKey,
     );
+  });
+
+  it("the hourly sweep removes an avatar, icon or cover older than an hour that nothing shows, never a current one", async () => {
+    const u = await signedInUser(t, { name: "Left behind" });
+    const avatar = async () =>
+      ok(await upload(t, "/api/me/avatar", u.cookie, { name: "a.png", type: "image/png", data: await png("#334155") }))
+        .body;
+    const stray = await avatar();
+    const current = await avatar();
+    const cover = ok(
+      await upload(t, `/api/communities/${w.b.id}/cover`, w.ownerB.cookie, {
+        name: "c.png",
+        type: "image/png",
+        data: await png("#1e293b"),
+      }),
+    ).body;
+    // What an interrupted replacement (or an older version) leaves: rows nothing points at.
+    const orphan = {
+      avatar: `user-avatars/${u.id}/avatar-left.webp`,
+      cover: `community-assets/${w.b.id}/cover-left.webp`,
+    };
+    await t.database.pool.query(
+      `INSERT INTO media_files (key, owner_id, community_id, purpose, content_type, size)
+       VALUES ($1, $3, NULL, 'avatar', 'image/webp', 1), ($2, $3, $4, 'cover', 'image/webp', 1)`,
+      [orphan.avatar, orphan.cover, u.id, w.b.id],
+    );
+    await t.database.pool.query(`UPDATE media_files SET created_at = now() - interval '2 hours' WHERE key = ANY($1)`, [
+      [orphan.avatar, orphan.cover, current.path, cover.path, stray.path],
+    ]);
+    await sweepMedia(t.app.ctx);
+    const left = (await t.database.pool.query<{ key: string }>(`SELECT key FROM media_files`)).rows.map((r) => r.key);
+    expect(left).toContain(current.path);
+    expect(left).toContain(cover.path);
+    expect(left).not.toContain(orphan.avatar);
+    expect(left).not.toContain(orphan.cover);
+    expect(left).not.toContain(stray.path);
+    expect((await fetchMedia(current.url)).statusCode).toBe(200);
+    expect((await fetchMedia(cover.url)).statusCode).toBe(200);
   });
 });
