@@ -26,6 +26,7 @@ import { authRoutes } from "./features/auth/auth.routes";
 import { billingRoutes } from "./features/billing/billing.routes";
 import { commentRoutes } from "./features/comments/comments.routes";
 import { communityRoutes } from "./features/communities/communities.routes";
+import { adminRoutes } from "./features/admin/admin.routes";
 import { devRoutes } from "./features/dev/dev.routes";
 import { publicConfigRoutes } from "./features/health/config.routes";
 import { healthRoutes } from "./features/health/health.routes";
@@ -41,6 +42,7 @@ import { notificationRoutes } from "./features/notifications/notifications.route
 import { notificationJobHandlers } from "./features/notifications/notifications.service";
 import { realtimeRoutes } from "./features/realtime/realtime.routes";
 import { createAuth } from "./lib/auth";
+import { canonicalUrl } from "./lib/canonical-url";
 import { AppError, codeForStatus, isDatabaseUnavailable, unauthorized } from "./lib/errors";
 import { JobWorker } from "./lib/jobs";
 import { mediaJobHandlers, sweepMedia } from "./lib/uploads";
@@ -48,9 +50,10 @@ import { PgListener } from "./lib/pg-listener";
 import { createMailer } from "./lib/mail";
 import { createPageShell } from "./lib/page-shell";
 import { FEED_CHANNEL, PublicCache } from "./lib/public-cache";
+import { jsonDeeperThan, MAX_JSON_DEPTH } from "./lib/json-depth";
 import { createRateLimiter } from "./lib/rate-limit";
 import { RealtimeHub } from "./lib/realtime";
-import { createViewerLookup } from "./lib/session";
+import { createViewerLookup, hasSessionCookie, SESSION_COOKIE } from "./lib/session";
 import { createStorage, type Storage } from "./lib/storage";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -126,7 +129,23 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
+    // Every decision (routing, CSRF, rate limits, access, Better Auth) is made on one spelling of
+    // the path: "/%61pi/./x" is "/api/x" before anything looks at it.
+    rewriteUrl: (req) => canonicalUrl(req.url ?? "/"),
   }).withTypeProvider<ZodTypeProvider>();
+
+  // JSON bodies as Fastify parses them, refused when they nest deeper than any of Hearth's own.
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    parseJson(request, body as string, (err, value) => {
+      if (err) return done(err, undefined);
+      if (jsonDeeperThan(value, MAX_JSON_DEPTH)) {
+        return done(new AppError("BAD_REQUEST", "The request body is nested too deeply"), undefined);
+      }
+      done(null, value);
+    });
+  });
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -136,6 +155,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
     onQueued: () => worker.kick(),
+    log: app.log,
   });
   const worker: JobWorker = new JobWorker(database.db, { mail: mailer.deliverJob }, app.log);
   const auth = createAuth({ config, db: database.db, mailer });
@@ -198,7 +218,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   await app.register(swagger, {
     openapi: {
       info: { title: "Hearth API", version: "0.1.0", description: "The Hearth community platform API." },
-      components: { securitySchemes: { session: { type: "apiKey", in: "cookie", name: "hearth.session_token" } } },
+      components: { securitySchemes: { session: { type: "apiKey", in: "cookie", name: SESSION_COOKIE } } },
     },
     transform: jsonSchemaTransform,
   });
@@ -207,8 +227,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   // Origin or Sec-Fetch-Site on a cross-site POST; forms can only send urlencoded, multipart or text/plain.
   const ownOrigin = new URL(config.publicUrl).origin;
   app.addHook("onRequest", async (request) => {
+    // Every path, not only /api/: a write that no route takes is refused the same way.
     if (request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS") return;
-    if (!request.url.startsWith("/api/")) return;
     // Routes that take no session (a signed token instead) may be called from anywhere.
     if (request.routeOptions.config?.crossSite) return;
     const site = request.headers["sec-fetch-site"];
@@ -223,6 +243,18 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
     const hasBody = Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"];
     if (hasBody && type !== "application/json" && type !== "multipart/form-data") {
       throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Requests must be sent as JSON");
+    }
+  });
+
+  // An API answer may depend on who asks: shared caches keep it apart per cookie, and never store
+  // one given to a signed-in request (routes that set their own Cache-Control keep it).
+  app.addHook("onSend", async (request, reply) => {
+    if (!request.url.startsWith("/api/")) return;
+    const vary = reply.getHeader("vary");
+    if (!vary) reply.header("vary", "Cookie");
+    else if (!/(^|,)\s*cookie\s*(,|$)/i.test(String(vary))) reply.header("vary", `${String(vary)}, Cookie`);
+    if (!reply.hasHeader("cache-control") && hasSessionCookie(request)) {
+      reply.header("cache-control", "private, no-store");
     }
   });
 
@@ -297,6 +329,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   await app.register(billingRoutes, { ctx });
   await app.register(realtimeRoutes, { ctx });
   await app.register(devRoutes, { ctx });
+  await app.register(adminRoutes, { ctx });
 
   app.get("/api/openapi.json", { schema: { hide: true } }, async () => app.swagger());
   // The API reference page runs its own bundled script inline: it alone gets a looser policy.
@@ -347,7 +380,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
     }
     // Every other GET is a page of the single-page app, with hints for what that page loads first.
     const pathname = request.url.split("?")[0];
-    const signedIn = Object.keys(request.cookies ?? {}).some((name) => name.endsWith("hearth.session_token"));
+    const signedIn = hasSessionCookie(request);
     reply
       .header("cache-control", "no-cache")
       .header("vary", "cookie, accept-encoding")

@@ -50,6 +50,17 @@ export type ViewerLookup = {
   cacheSize: () => number;
 };
 
+/** Better Auth's session cookie (with the `__Secure-` prefix when cookies are Secure). */
+export const SESSION_COOKIE = "hearth.session_token";
+
+/** Whether the request carries a session cookie at all (valid or not): its answer may depend on it. */
+export function hasSessionCookie(request: FastifyRequest): boolean {
+  const cookies = request.cookies;
+  if (!cookies) return false;
+  for (const name in cookies) if (name.endsWith(SESSION_COOKIE)) return true;
+  return false;
+}
+
 /**
  * The signed-in user of a request, looked up once per request: the cookie's HMAC is verified, then
  * session, user and profile come from one prepared query, cached in this process. Every change to a
@@ -64,7 +75,7 @@ export function createViewerLookup(opts: {
   secureCookies: boolean;
   listener: PgListener;
 }): ViewerLookup {
-  const cookieName = `${opts.secureCookies ? "__Secure-" : ""}hearth.session_token`;
+  const cookieName = `${opts.secureCookies ? "__Secure-" : ""}${SESSION_COOKIE}`;
   const cache = new Map<string, Entry>();
   const tokensBySession = new Map<string, string>();
   const tokensByUser = new Map<string, Set<string>>();

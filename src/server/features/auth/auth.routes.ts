@@ -2,7 +2,7 @@ import { fromNodeHeaders } from "better-auth/node";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { MSG } from "../../../shared/messages";
 import { safeRedirectPath } from "../../../shared/safe-redirect";
-import { AppError } from "../../lib/errors";
+import { AppError, notFound } from "../../lib/errors";
 import type { AppContext } from "../../context";
 import { RATE_RULES, type RateRule } from "../../lib/rate-limit";
 
@@ -13,6 +13,9 @@ const MESSAGES_BY_CODE: Record<string, Record<string, string>> = {
   "/sign-up/email": { PASSWORD_TOO_SHORT: MSG.passwordTooShort },
   "/sign-in/email": { EMAIL_NOT_VERIFIED: MSG.emailNotConfirmed },
 };
+
+/** What a Better Auth path is made of; its tokens in paths are URL-safe base64 or hex. */
+const AUTH_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+$/;
 
 const REDIRECT_PARAMS = ["callbackURL", "redirectTo", "errorCallbackURL", "newUserCallbackURL"] as const;
 
@@ -26,7 +29,7 @@ const REDIRECT_PARAMS = ["callbackURL", "redirectTo", "errorCallbackURL", "newUs
 export const UNIFORM_ANSWER_MS: Record<string, number> = { "/sign-up/email": 400, "/request-password-reset": 400 };
 
 type Limit = { rule: RateRule; key: (ip: string, body: Record<string, unknown>) => string | null };
-const LIMITS_BY_PATH: Record<string, Limit[]> = {
+export const LIMITS_BY_PATH: Record<string, Limit[]> = {
   "/sign-in/email": [
     { rule: RATE_RULES.signInPerIp, key: (ip) => `sign-in:ip:${ip}` },
     {
@@ -63,7 +66,12 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     schema: { hide: true },
     handler: async (request, reply) => {
       const started = performance.now();
+      // request.url is already canonical (lib/canonical-url, before routing): the path the limits,
+      // the answer-time floor and the forced session revocation are looked up by is the very path
+      // Better Auth is handed. Its paths are plain words; anything else (an escape left after
+      // canonicalization) is no route of it.
       const [rawPath, query = ""] = request.url.slice("/api/auth".length).split("?");
+      if (!AUTH_PATH.test(rawPath)) throw notFound();
       const subPath = rawPath.startsWith("/reset-password/") ? "/reset-password/token" : rawPath;
       let body = (request.body && typeof request.body === "object" ? request.body : {}) as Record<string, unknown>;
 
