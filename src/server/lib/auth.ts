@@ -175,7 +175,9 @@ export function createAuth(opts: { config: Config; db: Db; mailer: Mailer }) {
       cookiePrefix: "hearth",
       useSecureCookies: config.secureCookies,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: config.secureCookies },
-      ipAddress: { ipAddressHeaders: config.trustProxy ? ["x-forwarded-for"] : ["x-hearth-client-ip"] },
+      // The address Fastify settled on (request.ip, under TRUST_PROXY's hops or addresses), set by
+      // the auth route over anything the client sent: never the client-written X-Forwarded-For.
+      ipAddress: { ipAddressHeaders: ["x-hearth-client-ip"] },
     },
     telemetry: { enabled: false },
     plugins: [twoFactor({ issuer: "Hearth", skipVerificationOnEnable: false })],

@@ -159,7 +159,9 @@ export function createViewerLookup(opts: {
       entry = fresh;
       if (entry.refreshAt <= now) {
         // Better Auth extends the session (and the trigger tells every process); then read it again.
-        await opts.auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
+        const headers = fromNodeHeaders(request.headers);
+        headers.set("x-hearth-client-ip", request.ip); // Better Auth's one source of the address
+        await opts.auth.api.getSession({ headers });
         const refreshed = await query(token);
         if (!refreshed) return null;
         entry = refreshed;

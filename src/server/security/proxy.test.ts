@@ -220,6 +220,14 @@ describe("item 1: the local outbox is never served through a reverse proxy", () 
     }
   });
 
+  it("the sign-in dialog is told where mail waits: the local outbox only where it is served", async () => {
+    const transport = async (site: Site) =>
+      JSON.parse((await send(site.direct, { path: "/api/config" })).text).mail_transport as string;
+    expect(await transport(local)).toBe("outbox");
+    expect(await transport(prod)).toBe("held");
+    expect(await transport(off)).toBe("held");
+  });
+
   it("with DEV_MAILBOX=false it is 404 directly from this machine too", async () => {
     await off.t.app.ctx.mailer.send({ to: "dev@example.test", subject: "Hello dev", text: "Body" });
     for (const url of OUTBOX) {

@@ -159,7 +159,7 @@ export interface paths {
                             google_enabled: boolean;
                             site_url: string;
                             /** @enum {string} */
-                            mail_transport: "outbox" | "smtp";
+                            mail_transport: "outbox" | "held" | "smtp";
                         };
                     };
                 };

@@ -14,17 +14,21 @@ export const publicConfigRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = as
           200: z.object({
             google_enabled: z.boolean(),
             site_url: z.string(),
-            mail_transport: z.enum(["outbox", "smtp"]),
+            /** smtp: mail is sent; outbox: it waits at /dev/mailbox on this machine; held: no SMTP and
+             * no local outbox (a public address), so it waits for the operators (/admin/mailbox). */
+            mail_transport: z.enum(["outbox", "held", "smtp"]),
           }),
         },
       },
     },
     async (_req, reply) => {
+      const mailTransport: "outbox" | "held" | "smtp" =
+        ctx.mailer.transport === "smtp" ? "smtp" : ctx.config.devMailbox ? "outbox" : "held";
       reply.header("cache-control", "public, max-age=60");
       return {
         google_enabled: Boolean(ctx.config.google),
         site_url: ctx.config.publicUrl,
-        mail_transport: ctx.mailer.transport,
+        mail_transport: mailTransport,
       };
     },
   );

@@ -155,6 +155,11 @@ export function AuthDialog({
                   .
                 </p>
               )}
+              {config.data?.mail_transport === "held" && (
+                <p className="mt-3 text-sm text-stone-600">
+                  This Hearth has no mail server yet: its operators keep the message until it can be passed on.
+                </p>
+              )}
               <div className="mt-6 flex flex-col gap-2">
                 {view === "resetSent" && (
                   <Button size="lg" className="w-full" onClick={() => setView("login")} data-autofocus>
