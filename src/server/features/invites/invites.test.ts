@@ -10,9 +10,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function privateCommunity() {
+let made = 0;
+/** A private community; each one its own name (a name like another community's is refused). */
+async function privateCommunity(name = `Inner Circle ${++made}`) {
   const owner = await signedInUser(t);
-  const c = (await http.post("/api/communities", { name: "Inner Circle" }, { cookie: owner.cookie })).body;
+  const c = (await http.post("/api/communities", { name }, { cookie: owner.cookie })).body;
   await http.patch(
     `/api/communities/${c.id}`,
     { visibility: "private", description: "Hush" },
@@ -24,7 +26,7 @@ async function privateCommunity() {
 
 describe("invites", () => {
   it("show the invite view to anyone holding the code, private communities included", async () => {
-    const { c, code } = await privateCommunity();
+    const { c, code } = await privateCommunity("Inner Circle");
     const res = await http.get(`/api/invites/${code}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
