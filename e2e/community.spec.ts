@@ -138,15 +138,16 @@ test("a visitor logs in from JOIN, joins a public community, sees the tabs, and 
   expect(await memberCount(page, landingCard(page, open))).toBe(1);
 });
 
-test("the only owner cannot leave and is told why", async ({ page }) => {
+test("the only owner is not offered Leave Community, and the server refuses it (SPEC §2, §4)", async ({ page }) => {
   await signInPage(page, owner);
   await page.goto(`/community/${open.slug}`);
   const side = sidebar(page, open);
   await expect(side.getByText("Owner", { exact: true })).toBeVisible();
-  await side.getByRole("button", { name: "Leave Community" }).click();
-  await page.getByRole("alertdialog").getByRole("button", { name: "Leave Community" }).click();
-  await expect(page.getByText(MSG.onlyOwnerCannotLeave, { exact: true })).toBeVisible();
-  await expect(tabs(page)).toBeVisible();
+  await expect(side.getByRole("button", { name: "SETTINGS" })).toBeVisible();
+  await expect(side.getByRole("button", { name: "Leave Community" })).toHaveCount(0);
+  const refused = await ownerApi.post(`/api/communities/${open.id}/leave`);
+  expect(refused.status()).toBe(409);
+  expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(MSG.onlyOwnerCannotLeave);
 });
 
 test("the owner promotes a member to moderator in the Members tab, and it persists", async ({ page }) => {

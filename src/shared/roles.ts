@@ -94,3 +94,12 @@ export function mayRemoveMember(
   if (!actorRole || isSelf || !can(actorRole, "remove_members")) return false;
   return ROLE_RANK[targetRole] < ROLE_RANK[actorRole];
 }
+
+/**
+ * Leaving (SPEC §2, §4, §6): a member leaves; an owner only while another owner remains, so the
+ * community always keeps one (an owner who wants to go first makes someone else owner).
+ */
+export function mayLeaveCommunity(role: CommunityRole | null | undefined, ownerCount: number): boolean {
+  if (!role) return false;
+  return role !== "owner" || ownerCount > 1;
+}

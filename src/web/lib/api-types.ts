@@ -2017,6 +2017,8 @@ export interface paths {
                                 role: "owner" | "admin" | "moderator" | "member" | "guest" | null;
                                 permissions: ("create_post" | "edit_own_post" | "delete_own_post" | "delete_any_post" | "moderate_posts" | "invite_members" | "remove_members" | "change_roles" | "edit_community" | "manage_settings" | "ban_users" | "view_analytics" | "delete_community" | "manage_courses")[];
                                 signed_in: boolean;
+                                /** @description Whether Leave Community is offered: members, and an owner only while another owner remains */
+                                may_leave: boolean;
                             };
                         };
                     };
@@ -2361,6 +2363,8 @@ export interface paths {
                                 role: "owner" | "admin" | "moderator" | "member" | "guest" | null;
                                 permissions: ("create_post" | "edit_own_post" | "delete_own_post" | "delete_any_post" | "moderate_posts" | "invite_members" | "remove_members" | "change_roles" | "edit_community" | "manage_settings" | "ban_users" | "view_analytics" | "delete_community" | "manage_courses")[];
                                 signed_in: boolean;
+                                /** @description Whether Leave Community is offered: members, and an owner only while another owner remains */
+                                may_leave: boolean;
                             };
                         };
                     };

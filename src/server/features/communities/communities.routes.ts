@@ -106,7 +106,14 @@ export const communityDto = z.object({
     .object({ user_id: z.string(), username: z.string(), full_name: z.string(), avatar_url: z.string().nullable() })
     .nullable(),
   post_categories: z.array(postCategoryDto),
-  viewer: z.object({ role: roleEnum.nullable(), permissions: z.array(permissionEnum), signed_in: z.boolean() }),
+  viewer: z.object({
+    role: roleEnum.nullable(),
+    permissions: z.array(permissionEnum),
+    signed_in: z.boolean(),
+    may_leave: z
+      .boolean()
+      .describe("Whether Leave Community is offered: members, and an owner only while another owner remains"),
+  }),
 });
 
 const statsDto = z.object({

@@ -3,7 +3,7 @@ import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { COMMUNITY_LIMITS, ONBOARDING_TASKS, slugCandidate, slugify } from "../../../shared/communities";
 import { type UpdateCommunityInput } from "../../../shared/communities.schemas";
 import { MSG } from "../../../shared/messages";
-import { can, permissionsOf, type CommunityRole } from "../../../shared/roles";
+import { can, mayLeaveCommunity, permissionsOf, type CommunityRole } from "../../../shared/roles";
 import type { AppContext, Viewer } from "../../context";
 import type { Queryable } from "../../db/client";
 import { communities, mediaFiles, postCategories } from "../../db/schema/index";
@@ -192,6 +192,7 @@ export async function findCommunityView({
   const extra = await ctx.db.execute<{
     online_count: number;
     admin_count: number;
+    owner_count: number;
     creator: { user_id: string; username: string; full_name: string; avatar_url: string | null } | null;
     post_categories: { id: string; name: string; emoji: string; order_index: number }[];
   }>(sql`
@@ -201,20 +202,27 @@ export async function findCommunityView({
            AND m.last_active_at > now() - make_interval(mins => ${COMMUNITY_LIMITS.onlineWindowMinutes})) AS online_count,
       (SELECT count(*)::int FROM community_members m
          WHERE m.community_id = ${community.id} AND m.role IN ('owner', 'admin')) AS admin_count,
+      (SELECT count(*)::int FROM community_members m
+         WHERE m.community_id = ${community.id} AND m.role = 'owner') AS owner_count,
       (SELECT json_build_object('user_id', p.user_id, 'username', p.username, 'full_name', p.full_name,
                                 'avatar_url', p.avatar_url)
          FROM user_profiles p WHERE p.user_id = ${community.createdBy}) AS creator,
       (SELECT coalesce(json_agg(json_build_object('id', c.id, 'name', c.name, 'emoji', c.emoji,
                                                   'order_index', c.order_index) ORDER BY c.order_index, c.name), '[]')
          FROM post_categories c WHERE c.community_id = ${community.id}) AS post_categories`);
-  const { online_count, admin_count, creator, post_categories } = extra.rows[0];
+  const { online_count, admin_count, owner_count, creator, post_categories } = extra.rows[0];
   return {
     ...toCommunityDto(community, role),
     online_count,
     admin_count,
     creator,
     post_categories,
-    viewer: { role, permissions: permissionsOf(role), signed_in: Boolean(viewer) },
+    viewer: {
+      role,
+      permissions: permissionsOf(role),
+      signed_in: Boolean(viewer),
+      may_leave: mayLeaveCommunity(role, owner_count),
+    },
   };
 }
 

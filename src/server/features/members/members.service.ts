@@ -1,6 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
 import { MSG } from "../../../shared/messages";
-import { isRole, mayRemoveMember, roleChangeRefusal, type CommunityRole } from "../../../shared/roles";
+import {
+  isRole,
+  mayLeaveCommunity,
+  mayRemoveMember,
+  roleChangeRefusal,
+  type CommunityRole,
+} from "../../../shared/roles";
 import type { AppContext, Viewer } from "../../context";
 import type { Queryable } from "../../db/client";
 import { communityBans, communityMembers, user } from "../../db/schema/index";
@@ -33,7 +39,7 @@ export async function leaveCommunity({ ctx, viewer, idOrSlug }: { ctx: AppContex
       const owners = await tx.execute<{ user_id: string }>(sql`
         SELECT user_id FROM community_members
          WHERE community_id = ${community.id} AND role = 'owner' FOR UPDATE`);
-      if (owners.rows.length <= 1) throw new AppError("CONFLICT", MSG.onlyOwnerCannotLeave);
+      if (!mayLeaveCommunity(role, owners.rows.length)) throw new AppError("CONFLICT", MSG.onlyOwnerCannotLeave);
     }
     await tx
       .delete(communityMembers)

@@ -89,6 +89,28 @@ describe("joining and leaving", () => {
     expect(owners.rows[0].n).toBe(1);
   });
 
+  it("the community view offers leaving only where the server allows it (SPEC §2, §4)", async () => {
+    const owner = await signedInUser(t);
+    const member = await signedInUser(t);
+    const c = await community(owner);
+    await join(c, member);
+    const mayLeave = async (u: User) =>
+      (await http.get(`/api/communities/${c.id}`, { cookie: u.cookie })).body.viewer.may_leave as boolean;
+    expect(await mayLeave(owner)).toBe(false);
+    expect(await mayLeave(member)).toBe(true);
+    // The only owner's leave is refused with the spec's message, and they stay the owner.
+    const refused = await leave(c, owner);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toBe(MSG.onlyOwnerCannotLeave);
+    expect((await http.get(`/api/communities/${c.id}`, { cookie: owner.cookie })).body.viewer.role).toBe("owner");
+    // With a second owner, either may go: the view says so and the server agrees.
+    expect((await setRole(c, owner, member, "owner")).status).toBe(200);
+    expect(await mayLeave(owner)).toBe(true);
+    expect(await mayLeave(member)).toBe(true);
+    expect((await leave(c, owner)).status).toBe(200);
+    expect(await mayLeave(member)).toBe(false);
+  });
+
   it("keeps member_count exact under concurrent joins and leaves", async () => {
     const owner = await signedInUser(t);
     const c = await community(owner);

@@ -82,15 +82,18 @@ export function CommunitySidebar({
                 SETTINGS
               </Button>
             )}
-            <Button
-              variant="secondary"
-              className="w-full"
-              onClick={() => setConfirmLeave(true)}
-              loading={leave.pending}
-            >
-              {!leave.pending && <LogOut className="size-4" aria-hidden="true" />}
-              Leave Community
-            </Button>
+            {/* Offered only where leaving is possible: not to the only owner (SPEC §2, §4). */}
+            {c.viewer.may_leave && (
+              <Button
+                variant="secondary"
+                className="w-full"
+                onClick={() => setConfirmLeave(true)}
+                loading={leave.pending}
+              >
+                {!leave.pending && <LogOut className="size-4" aria-hidden="true" />}
+                Leave Community
+              </Button>
+            )}
           </div>
         </div>
 
