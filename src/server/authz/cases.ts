@@ -112,6 +112,15 @@ export const CASES: Record<string, Case> = {
       if (!listed) expect(res.text).not.toContain(w.token);
     },
   },
+  "GET /api/me/communities": {
+    request: () => ({ method: "GET", url: "/api/me/communities" }),
+    allowed: (res, { w, actor, label }) => {
+      const row = (res.json.items as { id: string; role: string }[]).find((i) => i.id === w.communityId);
+      expect(Boolean(row), "the world's community in the list").toBe(label === "listed");
+      if (row) expect(row.role).toBe(ROLE_IN_WORLD[actor as keyof typeof ROLE_IN_WORLD]);
+      else expect(res.text).not.toContain(w.token);
+    },
+  },
   "PATCH /api/me/notification-settings": {
     request: (w) => ({
       method: "PATCH",

@@ -106,6 +106,12 @@ export const EXPECTED: Record<string, Entry> = {
     private: "401  400    400   400  400    200   200    200  200   200",
     messages: { "400": NOT_A_MEMBER },
   },
+  "GET /api/me/communities": {
+    rule: "Signed in; lists only communities the caller belongs to now, private ones included (a left, removed or banned member no longer sees it)",
+    //         anon nonmem     other      left       banned     guest      member     mod        admin      owner
+    public: " 401  200:absent 200:absent 200:absent 200:absent 200:listed 200:listed 200:listed 200:listed 200:listed",
+    private: "401  200:absent 200:absent 200:absent 200:absent 200:listed 200:listed 200:listed 200:listed 200:listed",
+  },
   "GET /api/me/factors": { rule: "Signed in; the caller's own second factors", any: SIGNED_IN_200 },
   "PUT /api/me/factors/totp": { rule: "Signed in; the caller's own second factor", any: SIGNED_IN_200 },
 

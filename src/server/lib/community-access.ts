@@ -6,6 +6,7 @@ import type { Db, Queryable } from "../db/client";
 import { communities, communityBans, communityMembers } from "../db/schema/index";
 import { AppError } from "./errors";
 import { communityAdmins, notify } from "./notifications";
+import { publishMembershipChange } from "./realtime";
 
 export type CommunityRow = typeof communities.$inferSelect;
 
@@ -114,6 +115,7 @@ export async function addMember(
     .onConflictDoNothing()
     .returning({ userId: communityMembers.userId });
   if (inserted.length === 0) return false;
+  await publishMembershipChange(db, [input.userId]);
   await notify(db, {
     recipients: await communityAdmins(db, input.community.id),
     actorId: input.userId,
@@ -156,5 +158,6 @@ export async function insertOwnedCommunity(
   await tx
     .insert(communityMembers)
     .values({ communityId: row.id, userId: viewer.id, role: "owner", lastActiveAt: new Date() });
+  await publishMembershipChange(tx, [viewer.id]);
   return row;
 }

@@ -39,6 +39,24 @@ export async function publish(db: Queryable, channel: string, payload: Record<st
   return Number(res.rows[0].id);
 }
 
+export const MEMBERSHIPS_EVENT = { type: "memberships" } as const;
+
+/**
+ * Tells each user that their list of communities changed (joined, left, removed, role changed,
+ * community deleted): a `memberships` event on their own channel, one statement for any number of
+ * users, inside the caller's transaction. The event names nothing; the client refetches the list.
+ */
+export async function publishMembershipChange(db: Queryable, userIds: readonly string[]): Promise<void> {
+  const ids = [...new Set(userIds)].filter(Boolean);
+  if (ids.length === 0) return;
+  await db.execute(sql`
+    WITH e AS (
+      INSERT INTO realtime_events (channel, payload)
+      SELECT ${userChannel("")} || u, ${JSON.stringify(MEMBERSHIPS_EVENT)}::jsonb FROM unnest(${sql.param(ids)}::text[]) AS u
+      RETURNING id, channel)
+    SELECT pg_notify(${REALTIME_NOTIFY_CHANNEL}, channel || '|' || id) FROM e`);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Post events of a community
 

@@ -3383,6 +3383,167 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/communities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The communities the caller belongs to (private ones included), managed ones first, then by name
+         * @description Only the caller's own memberships: left, removed and banned ones are not listed. Changes are announced on the caller's notification stream as a `memberships` event. At most 200.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: string;
+                                slug: string;
+                                custom_slug: string | null;
+                                name: string;
+                                icon_url: string | null;
+                                /** @enum {string} */
+                                visibility: "public" | "private";
+                                /**
+                                 * @description The caller's role in it
+                                 * @enum {string}
+                                 */
+                                role: "owner" | "admin" | "moderator" | "member" | "guest";
+                                /** @description The caller's unread notifications about this community */
+                                unread_count: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/communities/{communityId}/join": {
         parameters: {
             query?: never;
@@ -13079,7 +13240,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The viewer's notifications, live (Server-Sent Events: ready, notification { type, id }, read when some were marked read, resync)
+         * The viewer's notifications, live (Server-Sent Events: ready, notification { type, id }, read when some were marked read, memberships when their communities changed, resync)
          * @description A text/event-stream for the signed-in viewer. Refetch the list and unread count through the API on each `notification`. Resume with the Last-Event-ID header (or ?lastEventId=); on `resync`, refetch.
          */
         get: {

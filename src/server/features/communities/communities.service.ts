@@ -17,6 +17,7 @@ import {
   type CommunityRow,
 } from "../../lib/community-access";
 import { AppError } from "../../lib/errors";
+import { publishMembershipChange } from "../../lib/realtime";
 import { receiveUpload, rowKeyOfUrl } from "../../lib/uploads";
 import type { Readable } from "node:stream";
 import { sanitizeSvg } from "../../lib/svg";
@@ -350,7 +351,19 @@ export async function deleteCommunity({
   const { community, role } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id });
   requirePermission(role, "delete_community");
   // Its media rows go by cascade; triggers queue the removal of their files and of its folder.
-  await ctx.db.delete(communities).where(eq(communities.id, community.id));
+  await ctx.db.transaction(async (tx) => {
+    // Every member's list of communities loses it, announced at commit. The row lock holds back
+    // joins (their insert waits on it) until the community is gone, so no member is missed.
+    await tx.execute(sql`SELECT 1 FROM communities WHERE id = ${community.id} FOR UPDATE`);
+    const members = await tx.execute<{ user_id: string }>(
+      sql`SELECT user_id FROM community_members WHERE community_id = ${community.id}`,
+    );
+    await publishMembershipChange(
+      tx,
+      members.rows.map((m) => m.user_id),
+    );
+    await tx.delete(communities).where(eq(communities.id, community.id));
+  });
   ctx.publicCache.clear();
 }
 

@@ -7,6 +7,7 @@ import {
   changeRole,
   findBans,
   findMembers,
+  findMyCommunities,
   joinCommunity,
   leaveCommunity,
   liftBan,
@@ -28,7 +29,33 @@ const memberDto = z.object({
   last_active_at: z.string().nullable(),
 });
 
+const myCommunityDto = z.object({
+  id: z.string(),
+  slug: z.string(),
+  custom_slug: z.string().nullable(),
+  name: z.string(),
+  icon_url: z.string().nullable(),
+  visibility: z.enum(["public", "private"]),
+  role: roleEnum.describe("The caller's role in it"),
+  unread_count: z.number().describe("The caller's unread notifications about this community"),
+});
+
 export const memberRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    "/api/me/communities",
+    {
+      schema: {
+        tags: ["members"],
+        summary: "The communities the caller belongs to (private ones included), managed ones first, then by name",
+        description:
+          "Only the caller's own memberships: left, removed and banned ones are not listed. Changes are announced " +
+          "on the caller's notification stream as a `memberships` event. At most 200.",
+        response: { 200: z.object({ items: z.array(myCommunityDto) }), ...errorResponses },
+      },
+    },
+    async (request) => findMyCommunities({ ctx, viewer: await ctx.requireViewer(request) }),
+  );
+
   app.post(
     "/api/communities/:communityId/join",
     {

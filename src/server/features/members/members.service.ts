@@ -12,6 +12,8 @@ import type { Queryable } from "../../db/client";
 import { communityBans, communityMembers, user } from "../../db/schema/index";
 import { addMember, requireCommunity, requirePermission } from "../../lib/community-access";
 import { AppError } from "../../lib/errors";
+import { notificationVisible } from "../../lib/notifications";
+import { publishMembershipChange } from "../../lib/realtime";
 
 // ---------------------------------------------------------------------------------------------
 // Joining and leaving
@@ -44,9 +46,51 @@ export async function leaveCommunity({ ctx, viewer, idOrSlug }: { ctx: AppContex
     await tx
       .delete(communityMembers)
       .where(and(eq(communityMembers.communityId, community.id), eq(communityMembers.userId, viewer.id)));
+    await publishMembershipChange(tx, [viewer.id]);
   });
   return { role: null };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The viewer's own communities (the header's switcher, "Your communities" on /)
+
+export type MyCommunity = {
+  id: string;
+  slug: string;
+  custom_slug: string | null;
+  name: string;
+  icon_url: string | null;
+  visibility: "public" | "private";
+  role: CommunityRole;
+  unread_count: number;
+};
+
+/**
+ * Every community the viewer is a member of now (left, removed and banned ones are gone with their
+ * member row), private ones included: only their own rows are read, so nothing of a community they
+ * are not in can show. Those they manage (owner, admin) come first, then the rest, each by name.
+ * `unread_count` is their unread in-app notifications about that community that they may still see,
+ * counted in the same query from the unread index.
+ */
+export async function findMyCommunities({ ctx, viewer }: { ctx: AppContext; viewer: Viewer }) {
+  const res = await ctx.db.execute<MyCommunity>(sql`
+    WITH unread AS (
+      SELECT n.community_id, count(*)::int AS n FROM notifications n
+       WHERE n.user_id = ${viewer.id} AND n.is_read = false AND n.in_app AND n.community_id IS NOT NULL
+         AND ${notificationVisible}
+       GROUP BY n.community_id)
+    SELECT c.id, c.slug, c.custom_slug, c.name, c.icon_url, c.visibility, m.role, coalesce(u.n, 0) AS unread_count
+      FROM community_members m
+      JOIN communities c ON c.id = m.community_id
+      LEFT JOIN unread u ON u.community_id = c.id
+     WHERE m.user_id = ${viewer.id}
+     ORDER BY (m.role IN ('owner', 'admin')) DESC, lower(c.name), c.id
+     LIMIT ${MY_COMMUNITIES_LIMIT}`);
+  return { items: res.rows };
+}
+
+/** A person in more communities than this sees the first ones (the directory finds the rest). */
+export const MY_COMMUNITIES_LIMIT = 200;
 
 // ---------------------------------------------------------------------------------------------
 // The members table
@@ -177,6 +221,8 @@ export async function changeRole({
       .update(communityMembers)
       .set({ role })
       .where(and(eq(communityMembers.communityId, access.community.id), eq(communityMembers.userId, userId)));
+    // Their switcher marks the communities they manage.
+    await publishMembershipChange(tx, [userId]);
     return { user_id: userId, role };
   });
 }
@@ -215,6 +261,7 @@ export async function removeMember({
     await tx
       .delete(communityMembers)
       .where(and(eq(communityMembers.communityId, access.community.id), eq(communityMembers.userId, userId)));
+    if (targetRole) await publishMembershipChange(tx, [userId]);
     if (ban) {
       await tx
         .insert(communityBans)

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "../../../shared/messages";
 import { api, createTestApp, signedInUser, type TestApp } from "../../test/harness";
+import { connectSse, type SseClient } from "../../test/sse";
 
 let t: TestApp;
 let http: ReturnType<typeof api>;
@@ -276,5 +277,146 @@ describe("text posts in a community", () => {
     expect(await seen()).toEqual(["public"]);
     expect(await seen(member.cookie)).toEqual(["members", "public"]);
     expect(await seen(owner.cookie)).toEqual(["admins", "members", "public"]);
+  });
+});
+
+describe("GET /api/me/communities", () => {
+  let base: string;
+  const streams: SseClient[] = [];
+  beforeAll(async () => {
+    base = await t.app.listen({ port: 0, host: "127.0.0.1" });
+  });
+  afterAll(() => {
+    for (const s of streams) s.close();
+  });
+
+  type Mine = { id: string; name: string; role: string; visibility: string; unread_count: number };
+  const mine = async (u: User) => {
+    const res = await http.get("/api/me/communities", { cookie: u.cookie });
+    expect(res.status).toBe(200);
+    return res.body.items as Mine[];
+  };
+  const named = (prefix: string) => `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+
+  it("needs a session", async () => {
+    const res = await http.get("/api/me/communities");
+    expect(res.status).toBe(401);
+  });
+
+  it("lists every community one belongs to with one's role, managed ones first, then by name", async () => {
+    const me = await signedInUser(t);
+    const other = await signedInUser(t);
+    const owned = await community(me, named("Zeta own"));
+    const adminOf = await community(other, named("Beta adm"));
+    const memberOf = await community(other, named("Alpha mem"));
+    const modOf = await community(other, named("Gamma mod"));
+    const notMine = await community(other, named("Delta not"));
+    for (const c of [adminOf, memberOf, modOf]) await join(c, me);
+    expect((await setRole(adminOf, other, me, "admin")).status).toBe(200);
+    expect((await setRole(modOf, other, me, "moderator")).status).toBe(200);
+
+    const list = await mine(me);
+    expect(list.map((c) => [c.id, c.role])).toEqual([
+      [adminOf.id, "admin"],
+      [owned.id, "owner"],
+      [memberOf.id, "member"],
+      [modOf.id, "moderator"],
+    ]);
+    expect(list.map((c) => c.id)).not.toContain(notMine.id);
+    expect(list[0]).toMatchObject({ slug: adminOf.slug, visibility: "public", unread_count: 0, icon_url: null });
+  });
+
+  it("lists private communities to their members only, and never a word of them to anyone else", async () => {
+    const owner = await signedInUser(t);
+    const invited = await signedInUser(t);
+    const outsider = await signedInUser(t);
+    const secretName = named("Hidden");
+    const c = await community(owner, secretName);
+    const patched = await http.patch(`/api/communities/${c.id}`, { visibility: "private" }, { cookie: owner.cookie });
+    expect(patched.status).toBe(200);
+    const code = patched.body.invite_code as string;
+    expect((await http.post(`/api/invites/${code}/accept`, {}, { cookie: invited.cookie })).status).toBe(200);
+
+    expect((await mine(owner)).find((x) => x.id === c.id)).toMatchObject({ role: "owner", visibility: "private" });
+    expect((await mine(invited)).find((x) => x.id === c.id)).toMatchObject({ role: "member", visibility: "private" });
+    const res = await http.get("/api/me/communities", { cookie: outsider.cookie });
+    expect(res.body.items).toEqual([]);
+    expect(res.raw.body).not.toContain(secretName);
+    expect(res.raw.body).not.toContain(c.id);
+  });
+
+  it("drops communities one left, was removed or banned from, or that were deleted", async () => {
+    const owner = await signedInUser(t);
+    const u = await signedInUser(t);
+    const [left, removed, banned, deleted, kept] = await Promise.all(
+      ["Left", "Removed", "Banned", "Deleted", "Kept"].map((p) => community(owner, named(p))),
+    );
+    for (const c of [left, removed, banned, deleted, kept]) await join(c, u);
+    expect((await mine(u)).map((c) => c.id).sort()).toEqual(
+      [left, removed, banned, deleted, kept].map((c) => c.id).sort(),
+    );
+
+    expect((await leave(left, u)).status).toBe(200);
+    expect((await http.delete(`/api/communities/${removed.id}/members/${u.id}`, { cookie: owner.cookie })).status).toBe(
+      204,
+    );
+    expect(
+      (await http.post(`/api/communities/${banned.id}/bans`, { user_id: u.id }, { cookie: owner.cookie })).status,
+    ).toBe(204);
+    expect((await http.delete(`/api/communities/${deleted.id}`, { cookie: owner.cookie })).status).toBe(204);
+    expect((await mine(u)).map((c) => c.id)).toEqual([kept.id]);
+  });
+
+  it("marks unread activity: the caller's unread notifications about each community", async () => {
+    const owner = await signedInUser(t);
+    const a = await community(owner, named("Busy"));
+    const b = await community(owner, named("Quiet"));
+    await join(a, await signedInUser(t));
+    await join(a, await signedInUser(t));
+    const list = await mine(owner);
+    expect(list.find((c) => c.id === a.id)?.unread_count).toBe(2);
+    expect(list.find((c) => c.id === b.id)?.unread_count).toBe(0);
+    expect((await http.post("/api/notifications/read-all", {}, { cookie: owner.cookie })).status).toBe(200);
+    expect((await mine(owner)).find((c) => c.id === a.id)?.unread_count).toBe(0);
+  });
+
+  it("announces a memberships event on one's own stream on join, leave, role change, removal and deletion", async () => {
+    const owner = await signedInUser(t);
+    const u = await signedInUser(t);
+    const bystander = await signedInUser(t);
+    const c = await community(owner, named("Live"));
+    const stream = await connectSse(`${base}/api/realtime/notifications`, { cookie: u.cookie });
+    const quiet = await connectSse(`${base}/api/realtime/notifications`, { cookie: bystander.cookie });
+    streams.push(stream, quiet);
+    await stream.next((f) => f.event === "ready");
+    await quiet.next((f) => f.event === "ready");
+    const expectEvent = async (what: string) => {
+      const from = stream.frames.length;
+      return async () => {
+        const frame = await stream.next((f) => f.event === "memberships", { from, ms: 5_000 }).catch(() => null);
+        expect(frame, `memberships event after ${what}`).not.toBeNull();
+        expect(frame!.data).toEqual({ type: "memberships" });
+      };
+    };
+
+    let seen = await expectEvent("join");
+    await join(c, u);
+    await seen();
+    seen = await expectEvent("role change");
+    expect((await setRole(c, owner, u, "moderator")).status).toBe(200);
+    await seen();
+    seen = await expectEvent("leave");
+    expect((await leave(c, u)).status).toBe(200);
+    await seen();
+    seen = await expectEvent("removal");
+    await join(c, u);
+    expect((await http.delete(`/api/communities/${c.id}/members/${u.id}`, { cookie: owner.cookie })).status).toBe(204);
+    await seen();
+    seen = await expectEvent("deletion");
+    await join(c, u);
+    expect((await http.delete(`/api/communities/${c.id}`, { cookie: owner.cookie })).status).toBe(204);
+    await seen();
+    // Only the people concerned hear of it.
+    expect(quiet.frames.filter((f) => f.event === "memberships")).toEqual([]);
   });
 });

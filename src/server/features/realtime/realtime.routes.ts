@@ -247,7 +247,7 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       schema: {
         tags: ["realtime"],
         summary:
-          "The viewer's notifications, live (Server-Sent Events: ready, notification { type, id }, read when some were marked read, resync)",
+          "The viewer's notifications, live (Server-Sent Events: ready, notification { type, id }, read when some were marked read, memberships when their communities changed, resync)",
         description:
           "A text/event-stream for the signed-in viewer. Refetch the list and unread count through the API on each " +
           "`notification`. Resume with the Last-Event-ID header (or ?lastEventId=); on `resync`, refetch.",
@@ -266,6 +266,8 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         frame: async ({ id, payload }) => {
           // Read in another tab: every tab refreshes its badge.
           if (payload.type === "read") return { id, event: "read", data: { type: "read" } };
+          // Joined, left, removed, a role changed or a community deleted: refetch /api/me/communities.
+          if (payload.type === "memberships") return { id, event: "memberships", data: { type: "memberships" } };
           if (payload.type !== "notification" || typeof payload.id !== "string") return null;
           // Sent only while the viewer may still see it (they may have left the community since).
           const { rows } = await ctx.db.execute(sql`
