@@ -155,7 +155,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
     onQueued: () => worker.kick(),
-    log: app.log,
+    // Unsent mail is a warning where it waits for the operators; on a developer's machine with the
+    // local outbox on it is where mail is meant to go, so it is only noted.
+    log: config.devMailbox ? { warn: (obj, msg) => app.log.info(obj, msg) } : app.log,
   });
   const worker: JobWorker = new JobWorker(database.db, { mail: mailer.deliverJob }, app.log);
   const auth = createAuth({ config, db: database.db, mailer });
