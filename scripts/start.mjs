@@ -4,7 +4,30 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+// Before anything that needs a newer Node: one sentence, not a syntax error from deep in a dependency.
+const [major, minor] = process.versions.node.split(".").map(Number);
+if (major < 20 || (major === 20 && minor < 19)) {
+  console.error(
+    `[hearth] Hearth needs Node.js 20.19 or newer and this is ${process.versions.node}: install Node.js 24 LTS (https://nodejs.org/en/download, or nvm install 24), then run npm start again.`,
+  );
+  process.exit(1);
+}
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const { register } = await import("tsx/esm/api");
+register();
+
+// DATA_DIR and, as root, the bundled PostgreSQL's reach: checked before the build, so a start that
+// cannot work says why within a second or two.
+const { preflight } = await import(path.join(root, "src/server/preflight.ts"));
+try {
+  await preflight({ info: (m) => console.log(`[hearth] ${m}`) });
+} catch (err) {
+  if (err?.name !== "StartError") throw err;
+  console.error(`[hearth] ${err.message}`);
+  process.exit(err.exitCode);
+}
+
 const built = path.join(root, "dist/web/index.html");
 
 function newest(p) {
@@ -32,6 +55,4 @@ if (stale && process.env.SERVE_WEB !== "false") {
   if (res.status !== 0) process.exit(res.status ?? 1);
 }
 
-const { register } = await import("tsx/esm/api");
-register();
 await import(path.join(root, "src/server/main.ts"));

@@ -1,6 +1,9 @@
+import path from "node:path";
 import { ConfigError, loadConfig } from "./config";
 import { DataDirInUseError } from "./db/embedded";
 import { outboxStartupLine } from "./features/dev/outbox";
+import { checkDataDir } from "./lib/data-dir";
+import { StartError } from "./lib/start-error";
 import { startServer } from "./server";
 
 const started = Date.now();
@@ -13,11 +16,17 @@ const log = {
 async function main() {
   let config;
   try {
+    // Before the config writes the generated secret into it: a bad DATA_DIR is one sentence, not a stack.
+    checkDataDir(path.resolve(process.env.DATA_DIR?.trim() || "./data"));
     config = loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
       log.error(err.message);
       process.exit(78);
+    }
+    if (err instanceof StartError) {
+      log.error(err.message);
+      process.exit(err.exitCode);
     }
     throw err;
   }
@@ -28,6 +37,16 @@ async function main() {
     if (err instanceof DataDirInUseError) {
       log.error(err.message);
       process.exit(75);
+    }
+    if (err instanceof StartError) {
+      log.error(err.message);
+      process.exit(err.exitCode);
+    }
+    if ((err as NodeJS.ErrnoException).code === "EADDRINUSE") {
+      log.error(
+        `Port ${config.port} is already in use by another program (or another Hearth): stop it, or start on a free port, e.g. PORT=${config.port + 1} npm start.`,
+      );
+      process.exit(98);
     }
     throw err;
   }

