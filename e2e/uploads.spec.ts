@@ -147,8 +147,8 @@ test("pictures: an avatar, a community's icon and cover and a post's image are s
   const preview = page.getByRole("complementary", { name: "Preview" });
   const cover = preview.locator('img[src*="/cover-"]');
   const icon = preview.locator('img[src$=".svg"]');
-  await expect(cover).toHaveAttribute("src", /^\/media\/community-assets\/[\w-]+\/cover-\d+\.webp$/);
-  await expect(icon).toHaveAttribute("src", /^\/media\/community-assets\/[\w-]+\/icon-\d+\.svg$/);
+  await expect(cover).toHaveAttribute("src", /^\/media\/community-assets\/[\w-]+\/cover-[\da-f-]{36}\.webp$/);
+  await expect(icon).toHaveAttribute("src", /^\/media\/community-assets\/[\w-]+\/icon-[\da-f-]{36}\.svg$/);
   await expectLoaded(cover);
   await expectLoaded(icon);
 
@@ -305,7 +305,7 @@ test("an SVG icon's script never runs: not opened directly, not in an img, ifram
     .getByRole("tabpanel", { name: "General" })
     .locator('img[src$=".svg"]')
     .getAttribute("src");
-  expect(iconUrl).toMatch(new RegExp(`^/media/community-assets/${community.id}/icon-\\d+\\.svg$`));
+  expect(iconUrl).toMatch(new RegExp(`^/media/community-assets/${community.id}/icon-[\\da-f-]{36}\\.svg$`));
 
   // Anything a script could do is watched for: dialogs, the marker requests, the title, a flag.
   const dialogs: string[] = [];
