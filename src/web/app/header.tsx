@@ -1,5 +1,5 @@
 import { Plus } from "lucide-react";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { Logo } from "../components/layout/logo";
 import { Button } from "../components/ui/button";
@@ -10,6 +10,27 @@ import { useMe } from "../lib/session";
 const SignedInControls = lazy(() =>
   import("./signed-in-controls").then(({ SignedInControls }) => ({ default: SignedInControls })),
 );
+
+// The community switcher (a Radix menu) loads once the page is idle, never with the first page.
+const CommunitySwitcher = lazy(() =>
+  import("../features/communities/components/community-switcher").then(({ CommunitySwitcher }) => ({
+    default: CommunitySwitcher,
+  })),
+);
+
+/** True once the browser has been idle after the page came (at most a second later). */
+function useIdle() {
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    if (typeof requestIdleCallback === "function") {
+      const id = requestIdleCallback(() => setIdle(true), { timeout: 1000 });
+      return () => cancelIdleCallback(id);
+    }
+    const id = setTimeout(() => setIdle(true), 200);
+    return () => clearTimeout(id);
+  }, []);
+  return idle;
+}
 
 /** Signed out: the login dialog first, then /create (SPEC §2). */
 export function useCreateCommunity() {
@@ -25,6 +46,7 @@ export function Header() {
   const me = useMe();
   const createCommunity = useCreateCommunity();
   const signedIn = Boolean(me.data?.user);
+  const idle = useIdle();
 
   return (
     <header className="sticky top-0 z-40 border-b border-stone-200/80 bg-white/85 backdrop-blur supports-[backdrop-filter]:bg-white/70">
@@ -32,6 +54,9 @@ export function Header() {
         <Link to="/" className="-m-1 rounded-lg p-1" aria-label="Hearth home">
           <Logo />
         </Link>
+        {signedIn && (
+          <Suspense fallback={switcherPlaceholder}>{idle ? <CommunitySwitcher /> : switcherPlaceholder}</Suspense>
+        )}
         <div className="ml-auto flex items-center gap-2 sm:gap-3">
           <Button variant={signedIn ? "primary" : "soft"} onClick={createCommunity}>
             <Plus className="size-4" aria-hidden="true" />
@@ -54,3 +79,7 @@ export function Header() {
     </header>
   );
 }
+
+const switcherPlaceholder = (
+  <span className="h-10 w-12 animate-pulse rounded-xl bg-stone-100 md:w-36" aria-hidden="true" />
+);

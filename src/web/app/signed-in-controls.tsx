@@ -1,3 +1,4 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { Bookmark, LogOut, Pencil, UserRound } from "lucide-react";
 import { useNavigate } from "react-router";
 import { Avatar } from "../components/ui/avatar";
@@ -10,6 +11,7 @@ import {
   DropdownMenuTrigger,
 } from "../components/ui/dropdown-menu";
 import { useSignOut } from "../features/auth";
+import { communityQueryKeys, invalidateMyCommunities } from "../features/communities";
 import { NotificationBell } from "../features/notifications";
 import { openEditProfile } from "../lib/edit-profile-events";
 import { type Me, useRefreshSession } from "../lib/session";
@@ -17,9 +19,18 @@ import { toast } from "../lib/toast";
 
 /** The header's controls for someone signed in: the notification bell and the user menu. */
 export function SignedInControls({ me }: { me: Me }) {
+  const queryClient = useQueryClient();
+  // The tab's one stream also keeps "your communities" fresh: any notification event may change a
+  // community's unread mark; a membership change (here, in another tab, or by an admin) also
+  // refetches the community pages on screen, so a page left elsewhere shows the landing.
+  const onStreamEvent = (event: string) => {
+    void invalidateMyCommunities(queryClient);
+    if (event === "memberships" || event === "resync")
+      void queryClient.invalidateQueries({ queryKey: communityQueryKeys.details() });
+  };
   return (
     <>
-      <NotificationBell />
+      <NotificationBell onStreamEvent={onStreamEvent} />
       <UserMenu me={me} />
     </>
   );

@@ -1,11 +1,18 @@
 import { useEventStream } from "./use-event-stream";
 
-const EVENTS = ["notification", "read"] as const;
+const EVENTS = ["notification", "read", "memberships"] as const;
+
+export type NotificationStreamEvent = (typeof EVENTS)[number] | "resync";
 
 /**
- * The signed-in viewer's new notifications, and notifications marked read in another tab, live (mount it once per tab, while signed in). Frames carry only an id, so every event (and a
- * resync after a gap) means the same to the caller: refetch the list and the unread count.
+ * The signed-in viewer's own stream (mount it once per tab, while signed in): new notifications,
+ * notifications marked read in another tab, and `memberships` when their list of communities
+ * changed (joined, left, removed, a role changed, a community deleted). Frames carry no content:
+ * the caller refetches what the event stands for; `resync` (after a gap) means everything.
  */
-export function useNotificationStream(onChange: () => void) {
-  useEventStream("/api/realtime/notifications", EVENTS, { onEvent: onChange, onResync: onChange });
+export function useNotificationStream(onChange: (event: NotificationStreamEvent) => void) {
+  useEventStream("/api/realtime/notifications", EVENTS, {
+    onEvent: (name) => onChange(name as NotificationStreamEvent),
+    onResync: () => onChange("resync"),
+  });
 }

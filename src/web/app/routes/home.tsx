@@ -8,6 +8,7 @@ import {
   Directory,
   DirectorySearch,
   NoCommunities,
+  YourCommunities,
 } from "../../features/communities";
 import { openAuthDialog } from "../../lib/auth-dialog-events";
 import { useMe } from "../../lib/session";
@@ -105,6 +106,8 @@ function Home({ categoryId, title }: { categoryId: string | null; title?: string
           </div>
         </div>
       </section>
+
+      <YourCommunities />
 
       <section aria-labelledby="directory-heading" className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-12">
         <h2 id="directory-heading" className="mb-5 text-xl font-bold tracking-tight text-stone-900">

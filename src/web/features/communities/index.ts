@@ -11,6 +11,14 @@ export {
 } from "./api/list-directory";
 export type { DirectoryCard, DirectoryFilters, DirectoryPage } from "./api/list-directory";
 export { createCommunity, useCreateCommunityMutation } from "./api/create-community";
+export {
+  invalidateMyCommunities,
+  isCommunity,
+  myCommunitiesQueryOptions,
+  useMyCommunities,
+} from "./api/get-my-communities";
+export type { MyCommunities, MyCommunity } from "./api/get-my-communities";
+export { YourCommunities } from "./components/your-communities";
 export { CategoryChips } from "./components/category-chips";
 export { CommunityCard, CommunityCardSkeleton, CommunityCover, memberCountText } from "./components/community-card";
 export { Directory, NoCommunities } from "./components/directory";

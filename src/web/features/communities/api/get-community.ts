@@ -14,6 +14,8 @@ export const communityQueryKeys = {
   part: (communityId: string, part: string, ...rest: unknown[]) =>
     ["communities", "part", communityId, part, ...rest] as const,
   invite: (code: string) => ["communities", "invite", code] as const,
+  /** The signed-in person's own communities (the header's switcher, "Your communities" on /). */
+  mine: () => ["communities", "mine"] as const,
   /** Prefix of every community detail query (by id or by slug). */
   details: () => ["communities", "detail"] as const,
   /** Prefix of every directory page. */

@@ -20,16 +20,18 @@ export function useJoinAction(community: CommunityView) {
     });
   const run = () => {
     if (!community.viewer.signed_in) return askToLogIn();
-    join.mutate(undefined, {
-      onSuccess: (result) => {
+    // A promise, not mutate's callbacks: the page may swap the landing for the member home (the
+    // realtime memberships event refetches it) before they would run, and they die with it.
+    join.mutateAsync().then(
+      (result) => {
         if (result.payment_notice) toast.info(result.payment_notice, { duration: 10_000 });
         toast.success(`Welcome to ${community.name}!`);
       },
-      onError: (error) => {
+      (error: unknown) => {
         if (error instanceof ApiError && error.status === 401) return askToLogIn();
         toast.error(errorMessage(error, MSG.joinFailed, ["FORBIDDEN", "CONFLICT"]));
       },
-    });
+    );
   };
   return { run, pending: join.isPending };
 }
@@ -38,10 +40,11 @@ export function useJoinAction(community: CommunityView) {
 export function useLeaveAction(community: CommunityView) {
   const leave = useLeaveCommunity(community.id);
   const run = () =>
-    leave.mutate(undefined, {
-      onSuccess: () => toast.success(`You left ${community.name}.`),
-      onError: (error) => toast.error(errorMessage(error, MSG.leaveFailed, ["CONFLICT", "BAD_REQUEST", "FORBIDDEN"])),
-    });
+    // A promise, as for joining: the sidebar is gone once the page shows the landing.
+    leave.mutateAsync().then(
+      () => toast.success(`You left ${community.name}.`),
+      (error: unknown) => toast.error(errorMessage(error, MSG.leaveFailed, ["CONFLICT", "BAD_REQUEST", "FORBIDDEN"])),
+    );
   return { run, pending: leave.isPending };
 }
 

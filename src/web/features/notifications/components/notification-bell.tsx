@@ -4,7 +4,7 @@ import { useId, useState } from "react";
 import { Link } from "react-router";
 import { badgeCount } from "../../../../shared/format";
 import { Popover, PopoverContent, PopoverTrigger } from "../../../components/ui/popover";
-import { useNotificationStream } from "../../../lib/use-notification-stream";
+import { type NotificationStreamEvent, useNotificationStream } from "../../../lib/use-notification-stream";
 import { useLatestNotifications } from "../api/get-notifications";
 import { useUnreadCount } from "../api/get-unread-count";
 import { invalidateNotifications } from "../api/notification-keys";
@@ -18,15 +18,19 @@ function bellLabel(unread: number): string {
 
 /**
  * The header's bell (signed in only): the unread badge (9+ above 9) and a dropdown of the ten
- * newest. It also holds the tab's one notification stream, so the badge and lists stay live.
+ * newest. It also holds the tab's one notification stream, so the badge and lists stay live;
+ * `onStreamEvent` hears every event too (the header's community switcher refreshes on them).
  */
-export function NotificationBell() {
+export function NotificationBell({ onStreamEvent }: { onStreamEvent?: (event: NotificationStreamEvent) => void }) {
   const [open, setOpen] = useState(false);
   const queryClient = useQueryClient();
   const count = useUnreadCount();
   const unread = count.data?.unread_count ?? 0;
   const headingId = useId();
-  useNotificationStream(() => void invalidateNotifications(queryClient));
+  useNotificationStream((event) => {
+    if (event !== "memberships") void invalidateNotifications(queryClient);
+    onStreamEvent?.(event);
+  });
 
   return (
     <Popover open={open} onOpenChange={setOpen}>
