@@ -109,6 +109,9 @@ export async function findDirectory({
 /** A free slug for the name: name, name-1, name-2… avoiding every slug and custom slug in use. */
 async function freeSlug(db: Queryable, name: string): Promise<string> {
   const base = slugify(name) || "community";
+  // Creations whose names make the same slug take turns (after the name locks, always in that
+  // order), so each finds the others' slugs instead of colliding with them.
+  await db.execute(sql`SELECT pg_advisory_xact_lock(7243203, hashtext(${base}))`);
   const res = await db.execute<{ s: string }>(sql`
     SELECT slug AS s FROM communities WHERE slug = ${base} OR slug LIKE ${`${escapeLike(base)}-%`}
     UNION
