@@ -9,6 +9,7 @@ import {
   expectSignedIn,
   header,
   uniqueSuffix,
+  signInPage,
 } from "./helpers";
 
 // The community page: landing and JOIN, member home and its tabs, leaving, roles, the private gate,
@@ -42,15 +43,6 @@ async function createCommunity(api: APIRequestContext, prefix: string, settings:
   });
   expect(patch.status(), await patch.text()).toBe(200);
   return { ...created, name };
-}
-
-/** Signs the browser in through the API (cookies land in the page's context). */
-async function signInPage(page: Page, user: TestUser) {
-  const res = await page.context().request.post("/api/auth/sign-in/email", {
-    data: { email: user.email, password: user.password },
-    headers: { origin: BASE_URL },
-  });
-  expect(res.status(), await res.text()).toBe(200);
 }
 
 const tabs = (page: Page) => page.getByRole("tablist", { name: "Community sections" });

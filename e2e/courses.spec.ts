@@ -3,7 +3,7 @@ import { type APIRequestContext, type Locator, type Page, expect, test } from "@
 import sharp from "sharp";
 import { COURSE_MESSAGES } from "../src/shared/courses";
 import { UPLOAD_MESSAGES } from "../src/shared/uploads";
-import { BASE_URL, type TestUser, apiFor, createConfirmedUser, expectNoViolations, uniqueSuffix } from "./helpers";
+import { type TestUser, apiFor, createConfirmedUser, expectNoViolations, uniqueSuffix, signInPage } from "./helpers";
 
 // Courses end to end: an owner builds one in the browser (a YouTube lesson, an uploaded clip, a
 // second module, reordering, publishing); a member takes one from 'Start Course' to 'Review
@@ -28,14 +28,6 @@ let member: TestUser;
 let ownerApi: APIRequestContext;
 let memberApi: APIRequestContext;
 let community: Community;
-
-async function signInPage(page: Page, user: TestUser) {
-  const res = await page.context().request.post("/api/auth/sign-in/email", {
-    data: { email: user.email, password: user.password },
-    headers: { origin: BASE_URL },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-}
 
 /** A course made through the API: lessons in its first module, published unless told otherwise. */
 async function courseViaApi(

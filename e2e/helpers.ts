@@ -80,6 +80,15 @@ export async function apiFor(user: TestUser): Promise<APIRequestContext> {
   return api;
 }
 
+/** Signs the browser in through the API (cookies land in the page's context). */
+export async function signInPage(page: Page, user: TestUser) {
+  const res = await page.context().request.post("/api/auth/sign-in/email", {
+    data: { email: user.email, password: user.password },
+    headers: { origin: BASE_URL },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
 /** RFC 6238 code (SHA-1, 30 s, 6 digits) for a base32 secret. */
 export function totpCode(secretBase32: string, at = Date.now()): string {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";

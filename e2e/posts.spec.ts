@@ -1,7 +1,15 @@
 import { type APIRequestContext, type Locator, type Page, expect, test } from "@playwright/test";
 import sharp from "sharp";
 import { MSG } from "../src/shared/messages";
-import { BASE_URL, type TestUser, apiFor, createConfirmedUser, expectNoViolations, uniqueSuffix } from "./helpers";
+import {
+  BASE_URL,
+  type TestUser,
+  apiFor,
+  createConfirmedUser,
+  expectNoViolations,
+  uniqueSuffix,
+  signInPage,
+} from "./helpers";
 
 // Posts in the community feed: the composer for every type, the post card (images, video, poll,
 // link, text shown as text), like, save, share, and the post menu (edit, pin, warn, delete).
@@ -33,14 +41,6 @@ async function createPost(api: APIRequestContext, community: Community, data: ob
   const res = await api.post(`/api/communities/${community.id}/posts`, { data });
   expect(res.status(), await res.text()).toBe(201);
   return (await res.json()) as Post;
-}
-
-async function signInPage(page: Page, user: TestUser) {
-  const res = await page.context().request.post("/api/auth/sign-in/email", {
-    data: { email: user.email, password: user.password },
-    headers: { origin: BASE_URL },
-  });
-  expect(res.status(), await res.text()).toBe(200);
 }
 
 const png = (color: string, width = 640, height = 480) =>

@@ -7,6 +7,7 @@ import {
   expectNoViolations,
   header,
   uniqueSuffix,
+  signInPage,
 } from "./helpers";
 
 // Members find their communities (issue 16): the header's community switcher and "Your communities"
@@ -34,14 +35,6 @@ async function createCommunity(api: APIRequestContext, prefix: string, settings:
   });
   expect(patch.status(), await patch.text()).toBe(200);
   return { community: { ...created, name }, inviteCode: ((await patch.json()) as { invite_code: string }).invite_code };
-}
-
-async function signInPage(page: Page, user: TestUser) {
-  const res = await page.context().request.post("/api/auth/sign-in/email", {
-    data: { email: user.email, password: user.password },
-    headers: { origin: BASE_URL },
-  });
-  expect(res.status(), await res.text()).toBe(200);
 }
 
 const switcher = (page: Page) => header(page).getByRole("button", { name: /^Your communities/ });

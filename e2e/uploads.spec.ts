@@ -4,7 +4,6 @@ import sharp from "sharp";
 import { UPLOAD_MESSAGES } from "../src/shared/uploads";
 import {
   BASE_URL,
-  type TestUser,
   apiFor,
   createConfirmedUser,
   expectNoViolations,
@@ -13,6 +12,7 @@ import {
   logIn,
   openUserMenuItem,
   uniqueSuffix,
+  signInPage,
 } from "./helpers";
 
 // Uploads end to end: pictures shown as the variants the server made, a video uploaded from the
@@ -51,14 +51,6 @@ async function createCommunity(api: APIRequestContext, prefix: string) {
   const res = await api.post("/api/communities", { data: { name } });
   expect(res.status(), await res.text()).toBe(201);
   return { name, ...((await res.json()) as { id: string; slug: string }) };
-}
-
-async function signInPage(page: Page, user: TestUser) {
-  const res = await page.context().request.post("/api/auth/sign-in/email", {
-    data: { email: user.email, password: user.password },
-    headers: { origin: BASE_URL },
-  });
-  expect(res.status(), await res.text()).toBe(200);
 }
 
 /** The picture arrived and decoded (lazy images are scrolled to first). */
