@@ -4,8 +4,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
-import { unsubscribeToken } from "../lib/notifications";
-import type { TestApp } from "../test/harness";
+import { unsubscribeToken } from "#server/lib/notifications";
+import type { TestApp } from "#server/test/harness";
 import { ROLE_IN_WORLD, type Actor, type Users, type World } from "./fixtures";
 
 export type Req = {

@@ -11,8 +11,8 @@
  * ban row, their content stays).
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { createConfirmedUser } from "../seed/seed";
-import { signedInUser, type TestApp } from "../test/harness";
+import { createConfirmedUser } from "#server/seed/seed";
+import { signedInUser, type TestApp } from "#server/test/harness";
 
 /** Everyone a request can come from, in the column order of the expected table. */
 export const ACTORS = [

@@ -13,7 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, multipart, ORIGIN, type TestApp } from "../test/harness";
+import { createTestApp, multipart, ORIGIN, type TestApp } from "#server/test/harness";
 import { CASES, type CaseContext, type Req, type Res } from "./cases";
 import { DEFAULT_MESSAGES, EXPECTED, operationOf, type Entry } from "./expected";
 import {

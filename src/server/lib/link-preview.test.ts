@@ -5,9 +5,9 @@ import type * as TlsModule from "node:tls";
 import zlib from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { linkPreviews } from "../db/schema/posts";
-import { createTestApp, type TestApp } from "../test/harness";
-import { firstUrl as firstHttpUrl } from "../../shared/posts";
+import { linkPreviews } from "#server/db/schema/posts";
+import { createTestApp, type TestApp } from "#server/test/harness";
+import { firstUrl as firstHttpUrl } from "#shared/posts";
 import { isPublicAddress, parsePreviewUrl } from "./ip-guard";
 import {
   extractPreview,

@@ -7,8 +7,8 @@ import { connect as tlsConnect } from "node:tls";
 import zlib from "node:zlib";
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import type { Queryable } from "../db/client";
-import { linkPreviews, type LinkPreview } from "../db/schema/posts";
+import type { Queryable } from "#server/db/client";
+import { linkPreviews, type LinkPreview } from "#server/db/schema/posts";
 import { bareHost, effectivePort, isPublicAddress, parseHttpUrl, parsePreviewUrl } from "./ip-guard";
 
 export type { LinkPreview };

@@ -2,8 +2,8 @@ import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../app";
-import { api, createTestApp, type TestApp } from "../test/harness";
+import { buildApp } from "#server/app";
+import { api, createTestApp, type TestApp } from "#server/test/harness";
 
 type Received = { from: string; to: string[]; data: string };
 

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import nodemailer from "nodemailer";
-import type { Db, Queryable } from "../db/client";
-import { mailMessages } from "../db/schema/index";
+import type { Db, Queryable } from "#server/db/client";
+import { mailMessages } from "#server/db/schema/index";
 import { enqueueJob, type JobHandler } from "./jobs";
 import { escapeHtml } from "./html";
 

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
-import { FLAG_OF_TYPE, NOTIFICATION_LIMITS, type NotificationType } from "../../shared/notifications";
-import type { Queryable } from "../db/client";
+import { FLAG_OF_TYPE, NOTIFICATION_LIMITS, type NotificationType } from "#shared/notifications";
+import type { Queryable } from "#server/db/client";
 import { REALTIME_NOTIFY_CHANNEL } from "./realtime";
 
 /** The job queue that mails a user's digest. */

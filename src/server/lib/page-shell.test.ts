@@ -4,8 +4,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliDecompressSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../app";
-import { createTestApp, type TestApp } from "../test/harness";
+import { buildApp } from "#server/app";
+import { createTestApp, type TestApp } from "#server/test/harness";
 import { createPageShell, PAGE_ROUTES } from "./page-shell";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import { MSG } from "../../shared/messages";
-import { can, isRole, ROLE_RANK, type CommunityRole } from "../../shared/roles";
-import type { Queryable } from "../db/client";
-import type { PollData } from "../db/schema/index";
+import { MSG } from "#shared/messages";
+import { can, isRole, ROLE_RANK, type CommunityRole } from "#shared/roles";
+import type { Queryable } from "#server/db/client";
+import type { PollData } from "#server/db/schema/index";
 import { AppError } from "./errors";
 
 type Visibility = "public" | "members" | "admins";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp, type HearthApp } from "../app";
-import { connectDatabase, type Database } from "../db/client";
-import { api, createTestApp, signedInUser, type TestApp } from "../test/harness";
+import { buildApp, type HearthApp } from "#server/app";
+import { connectDatabase, type Database } from "#server/db/client";
+import { api, createTestApp, signedInUser, type TestApp } from "#server/test/harness";
 import { postPageKey } from "./public-cache";
 
 let t: TestApp;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "../db/client";
+import type { Db } from "#server/db/client";
 import { AppError } from "./errors";
 
 export type RateRule = { limit: number; windowSeconds: number };

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { buildApp, type HearthApp } from "../app";
-import { connectDatabase, type Database } from "../db/client";
-import { api, createTestApp, signedInUser, type TestApp } from "../test/harness";
-import { connectSse, type SseClient } from "../test/sse";
+import { buildApp, type HearthApp } from "#server/app";
+import { connectDatabase, type Database } from "#server/db/client";
+import { api, createTestApp, signedInUser, type TestApp } from "#server/test/harness";
+import { connectSse, type SseClient } from "#server/test/sse";
 import { publishPostEvent, type PostEventType, type PostVisibility } from "./realtime";
 
 let t: TestApp;

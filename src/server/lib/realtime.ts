@@ -2,8 +2,8 @@ import type { ServerResponse } from "node:http";
 import { sql } from "drizzle-orm";
 import type { FastifyReply } from "fastify";
 import type pg from "pg";
-import { ROLE_RANK, type CommunityRole } from "../../shared/roles";
-import type { Queryable } from "../db/client";
+import { ROLE_RANK, type CommunityRole } from "#shared/roles";
+import type { Queryable } from "#server/db/client";
 import type { PgListener } from "./pg-listener";
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp, type HearthApp } from "../app";
-import { api, createTestApp, signedInUser, type TestApp } from "../test/harness";
+import { buildApp, type HearthApp } from "#server/app";
+import { api, createTestApp, signedInUser, type TestApp } from "#server/test/harness";
 
 let t: TestApp;
 let other: HearthApp;

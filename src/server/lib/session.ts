@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { fromNodeHeaders } from "better-auth/node";
 import type { FastifyRequest } from "fastify";
 import type pg from "pg";
-import type { Viewer } from "../context";
+import type { Viewer } from "#server/context";
 import type { Auth } from "./auth";
 import type { PgListener } from "./pg-listener";
 

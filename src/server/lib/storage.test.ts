@@ -5,7 +5,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startS3Server } from "../test/s3-server";
+import { startS3Server } from "#server/test/s3-server";
 import { AppError } from "./errors";
 import { createDiskStorage, type S3Settings, type Storage } from "./storage";
 import { createS3Storage } from "./storage-s3";

@@ -15,10 +15,10 @@ import {
   kindOfMime,
   MB,
   UPLOAD_MESSAGES as UM,
-} from "../../shared/uploads";
-import type { AppContext } from "../context";
-import type { Queryable } from "../db/client";
-import { jobs, mediaFiles } from "../db/schema/index";
+} from "#shared/uploads";
+import type { AppContext } from "#server/context";
+import type { Queryable } from "#server/db/client";
+import { jobs, mediaFiles } from "#server/db/schema/index";
 import { AppError } from "./errors";
 import { inspectImage, renderVariants } from "./images";
 import { RATE_RULES } from "./rate-limit";

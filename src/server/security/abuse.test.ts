@@ -6,9 +6,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MSG } from "../../shared/messages";
-import { RATE_RULES } from "../lib/rate-limit";
-import { api, createTestApp, ORIGIN, signedInUser, type TestApp } from "../test/harness";
+import { MSG } from "#shared/messages";
+import { RATE_RULES } from "#server/lib/rate-limit";
+import { api, createTestApp, ORIGIN, signedInUser, type TestApp } from "#server/test/harness";
 import { makeSpace, ok, type Space, type User } from "./world";
 
 let t: TestApp;

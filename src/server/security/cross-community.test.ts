@@ -6,7 +6,7 @@
  * own rows by id: refused, no change.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, createTestApp, signedInUser, type TestApp } from "../test/harness";
+import { api, createTestApp, signedInUser, type TestApp } from "#server/test/harness";
 import { addRole, databaseFingerprint, makeWorld, ok, YT, type User, type World } from "./world";
 
 let t: TestApp;

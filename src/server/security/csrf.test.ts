@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, createTestApp, ORIGIN, type TestApp } from "../test/harness";
+import { api, createTestApp, ORIGIN, type TestApp } from "#server/test/harness";
 import { databaseFingerprint, makeWorld, type World } from "./world";
 
 let t: TestApp;

@@ -6,9 +6,9 @@
  * measured here too) or a missing floor would move a median by several milliseconds.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UNIFORM_ANSWER_MS } from "../features/auth/auth.routes";
-import { hashPassword, verifyPassword } from "../lib/auth";
-import { api, createTestApp, signedInUser, type TestApp } from "../test/harness";
+import { UNIFORM_ANSWER_MS } from "#server/features/auth/auth.routes";
+import { hashPassword, verifyPassword } from "#server/lib/auth";
+import { api, createTestApp, signedInUser, type TestApp } from "#server/test/harness";
 
 let t: TestApp;
 let http: ReturnType<typeof api>;

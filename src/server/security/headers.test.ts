@@ -9,9 +9,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp, type HearthApp } from "../app";
-import { connectSse } from "../test/sse";
-import { createTestApp, ORIGIN, upload, type TestApp } from "../test/harness";
+import { buildApp, type HearthApp } from "#server/app";
+import { connectSse } from "#server/test/sse";
+import { createTestApp, ORIGIN, upload, type TestApp } from "#server/test/harness";
 import { makeWorld, type World } from "./world";
 
 const WEB_SOURCE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/index.html");

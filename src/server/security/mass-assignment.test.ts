@@ -10,8 +10,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { unsubscribeToken } from "../lib/notifications";
-import { api, createTestApp, multipart, ORIGIN, signedInUser, type TestApp } from "../test/harness";
+import { unsubscribeToken } from "#server/lib/notifications";
+import { api, createTestApp, multipart, ORIGIN, signedInUser, type TestApp } from "#server/test/harness";
 import { addRole, makeSpace, makeWorld, ok, YT, type Space, type User, type World } from "./world";
 
 let t: TestApp;

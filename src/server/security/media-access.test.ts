@@ -10,8 +10,8 @@
  */
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sweepMedia } from "../lib/uploads";
-import { api, createTestApp, signedInUser, upload, type TestApp } from "../test/harness";
+import { sweepMedia } from "#server/lib/uploads";
+import { api, createTestApp, signedInUser, upload, type TestApp } from "#server/test/harness";
 import { ok, makeWorld, type User, type World } from "./world";
 
 let t: TestApp;

@@ -9,8 +9,8 @@
  * 13. The confirmation mail, sent to any address before it is confirmed, carries no sign-up name.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MSG } from "../../shared/messages";
-import { api, createTestApp, signedInUser, type TestApp } from "../test/harness";
+import { MSG } from "#shared/messages";
+import { api, createTestApp, signedInUser, type TestApp } from "#server/test/harness";
 import { ok, type User } from "./world";
 
 let t: TestApp;

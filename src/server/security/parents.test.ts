@@ -3,7 +3,7 @@
  * (an ended poll) are refused, and a reply never lands on another post's comment.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, createTestApp, signedInUser, type TestApp } from "../test/harness";
+import { api, createTestApp, signedInUser, type TestApp } from "#server/test/harness";
 import { databaseFingerprint, ok, type User } from "./world";
 
 let t: TestApp;

@@ -6,8 +6,8 @@
  */
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LIMITS } from "../../shared/limits";
-import { api, createTestApp, ORIGIN, sessionCookie, signedInUser, upload, type TestApp } from "../test/harness";
+import { LIMITS } from "#shared/limits";
+import { api, createTestApp, ORIGIN, sessionCookie, signedInUser, upload, type TestApp } from "#server/test/harness";
 
 let t: TestApp;
 let h: ReturnType<typeof api>;

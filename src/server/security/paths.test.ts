@@ -13,8 +13,8 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LIMITS_BY_PATH, UNIFORM_ANSWER_MS } from "../features/auth/auth.routes";
-import { api, createTestApp, ORIGIN, sessionCookie, signedInUser, upload, type TestApp } from "../test/harness";
+import { LIMITS_BY_PATH, UNIFORM_ANSWER_MS } from "#server/features/auth/auth.routes";
+import { api, createTestApp, ORIGIN, sessionCookie, signedInUser, upload, type TestApp } from "#server/test/harness";
 import { databaseFingerprint, makeWorld, ok, type World } from "./world";
 
 const pngBytes = (width: number, height: number) =>

@@ -17,12 +17,12 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig, type Config } from "../config";
-import { outboxStartupLine } from "../features/dev/outbox";
-import { createMailer } from "../lib/mail";
-import { RATE_RULES } from "../lib/rate-limit";
-import { createConfirmedUser } from "../seed/seed";
-import { createTestApp, ORIGIN, sessionCookie, type TestApp } from "../test/harness";
+import { loadConfig, type Config } from "#server/config";
+import { outboxStartupLine } from "#server/features/dev/outbox";
+import { createMailer } from "#server/lib/mail";
+import { RATE_RULES } from "#server/lib/rate-limit";
+import { createConfirmedUser } from "#server/seed/seed";
+import { createTestApp, ORIGIN, sessionCookie, type TestApp } from "#server/test/harness";
 
 const PROD_ORIGIN = "https://community.example.com";
 const PROD_HOST = "community.example.com";

@@ -5,8 +5,8 @@
  */
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RATE_RULES } from "../lib/rate-limit";
-import { api, createTestApp, ORIGIN, signedInUser, upload, type TestApp } from "../test/harness";
+import { RATE_RULES } from "#server/lib/rate-limit";
+import { api, createTestApp, ORIGIN, signedInUser, upload, type TestApp } from "#server/test/harness";
 import { ok } from "./world";
 
 let t: TestApp;

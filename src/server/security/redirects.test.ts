@@ -9,9 +9,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { safeRedirectPath } from "../../shared/safe-redirect";
-import { buildApp, type HearthApp } from "../app";
-import { api, createTestApp, firstLink, mailTo, ORIGIN, signedInUser, type TestApp } from "../test/harness";
+import { safeRedirectPath } from "#shared/safe-redirect";
+import { buildApp, type HearthApp } from "#server/app";
+import { api, createTestApp, firstLink, mailTo, ORIGIN, signedInUser, type TestApp } from "#server/test/harness";
 
 const HOSTILE = [
   "//evil.com",

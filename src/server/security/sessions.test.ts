@@ -3,9 +3,9 @@
  * configuration: a public https URL, which is what turns on secure cookies.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createConfirmedUser } from "../seed/seed";
-import { connectSse } from "../test/sse";
-import { api, createTestApp, sessionCookie, signedInUser, type TestApp } from "../test/harness";
+import { createConfirmedUser } from "#server/seed/seed";
+import { connectSse } from "#server/test/sse";
+import { api, createTestApp, sessionCookie, signedInUser, type TestApp } from "#server/test/harness";
 
 const PROD_ORIGIN = "https://hearth.example";
 let t: TestApp;

@@ -4,7 +4,7 @@
  * HTTP API as a browser would (memberships by SQL only where the API has no door for them).
  */
 import { expect } from "vitest";
-import { api, signedInUser, type TestApp } from "../test/harness";
+import { api, signedInUser, type TestApp } from "#server/test/harness";
 
 export type User = Awaited<ReturnType<typeof signedInUser>>;
 

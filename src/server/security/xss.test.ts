@@ -19,11 +19,11 @@ import { fileURLToPath } from "node:url";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LinkPreviewCard } from "../../web/features/posts/components/link-preview-card";
-import { PostText } from "../../web/features/posts/components/post-text";
-import { buildApp, type HearthApp } from "../app";
-import { fetchLinkPreview } from "../lib/link-preview";
-import { api, createTestApp, ORIGIN, signedInUser, type TestApp } from "../test/harness";
+import { LinkPreviewCard } from "#web/features/posts/components/link-preview-card";
+import { PostText } from "#web/features/posts/components/post-text";
+import { buildApp, type HearthApp } from "#server/app";
+import { fetchLinkPreview } from "#server/lib/link-preview";
+import { api, createTestApp, ORIGIN, signedInUser, type TestApp } from "#server/test/harness";
 import { ok, YT, type User } from "./world";
 
 const WEB_INDEX = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/index.html");

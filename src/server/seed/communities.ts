@@ -9,11 +9,11 @@ import {
   user,
   userNotificationSettings,
   userProfiles,
-} from "../db/schema/index";
-import type { Db, Tx } from "../db/client";
-import type { Storage } from "../lib/storage";
-import { ONBOARDING_TASKS, slugify, type CommunityCategory } from "../../shared/communities";
-import type { CommunityRole } from "../../shared/roles";
+} from "#server/db/schema/index";
+import type { Db, Tx } from "#server/db/client";
+import type { Storage } from "#server/lib/storage";
+import { ONBOARDING_TASKS, slugify, type CommunityCategory } from "#shared/communities";
+import type { CommunityRole } from "#shared/roles";
 import { coverSvg, iconSvg, paletteFor, prng, renderCover, type CoverPattern, type Motif, type Palette } from "./art";
 
 /** The transaction the seed runs in (all of the demo content lands, or none of it). */

@@ -7,8 +7,8 @@ import {
   lessonCompletions,
   mediaFiles,
   type LessonResource,
-} from "../db/schema/index";
-import type { Storage } from "../lib/storage";
+} from "#server/db/schema/index";
+import type { Storage } from "#server/lib/storage";
 import type { DemoAccount, SeededCommunity, Tx } from "./communities";
 import { GROWTH_LAB_SLUG, LINKS, VIDEOS } from "./post-content";
 

@@ -11,9 +11,9 @@ import {
   type LinkPreview,
   type MediaItem,
   type PollData,
-} from "../db/schema/index";
-import type { Storage } from "../lib/storage";
-import { ROLE_RANK } from "../../shared/roles";
+} from "#server/db/schema/index";
+import type { Storage } from "#server/lib/storage";
+import { ROLE_RANK } from "#shared/roles";
 import { postPictureSvg, prng, renderPostPicture, type PictureVariants } from "./art";
 import { insertMany, type DemoAccount, type Person, type SeededCommunity, type Tx } from "./communities";
 import {

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { account, user, userNotificationSettings, userProfiles } from "../db/schema/index";
-import { createProfileForUser, hashPassword } from "../lib/auth";
-import type { Storage } from "../lib/storage";
+import type { Db } from "#server/db/client";
+import { account, user, userNotificationSettings, userProfiles } from "#server/db/schema/index";
+import { createProfileForUser, hashPassword } from "#server/lib/auth";
+import type { Storage } from "#server/lib/storage";
 import { renderCommunityArt, seedCommunities, type DemoAccount, type Tx } from "./communities";
 import { seedCourses } from "./courses";
 import { seedNotifications } from "./notifications";

@@ -3,9 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { connectDatabase } from "../db/client";
-import { startEmbeddedPostgres, type EmbeddedDatabase } from "../db/embedded";
-import { migrateDatabase } from "../db/migrate";
+import { connectDatabase } from "#server/db/client";
+import { startEmbeddedPostgres, type EmbeddedDatabase } from "#server/db/embedded";
+import { migrateDatabase } from "#server/db/migrate";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -4,10 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
-import { buildApp, type HearthApp } from "../app";
-import { loadConfig, type Config } from "../config";
-import { connectDatabase, type Database } from "../db/client";
-import { createConfirmedUser } from "../seed/seed";
+import { buildApp, type HearthApp } from "#server/app";
+import { loadConfig, type Config } from "#server/config";
+import { connectDatabase, type Database } from "#server/db/client";
+import { createConfirmedUser } from "#server/seed/seed";
 
 export const ORIGIN = "http://localhost:3000";
 

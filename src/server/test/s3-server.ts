@@ -3,8 +3,8 @@ import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import type { S3Settings } from "../lib/storage";
-import { freePort } from "../lib/free-port";
+import type { S3Settings } from "#server/lib/storage";
+import { freePort } from "#server/lib/free-port";
 
 /** The parts of s3rver (a CommonJS package without type declarations) the tests use. */
 type KoaContext = {

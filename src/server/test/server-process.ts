@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { freePort } from "../lib/free-port";
+import { freePort } from "#server/lib/free-port";
 import { ORIGIN, type TestApp } from "./harness";
 
 export type ServerProcess = { child: ChildProcess; output: () => string; exited: Promise<number | null> };

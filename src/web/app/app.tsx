@@ -1,8 +1,8 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "react-router/dom";
-import { ErrorBoundary } from "../components/error-fallback";
-import { ToasterHost } from "../components/toaster-host";
-import { queryClient } from "../lib/query-client";
+import { ErrorBoundary } from "#web/components/error-fallback";
+import { ToasterHost } from "#web/components/toaster-host";
+import { queryClient } from "#web/lib/query-client";
 import { router } from "./router";
 
 export function App() {

@@ -1,10 +1,10 @@
 import { Plus } from "lucide-react";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { Logo } from "../components/layout/logo";
-import { Button } from "../components/ui/button";
-import { openAuthDialog } from "../lib/auth-dialog-events";
-import { useMe } from "../lib/session";
+import { Logo } from "#web/components/layout/logo";
+import { Button } from "#web/components/ui/button";
+import { openAuthDialog } from "#web/lib/auth-dialog-events";
+import { useMe } from "#web/lib/session";
 
 // The bell and the user menu (Radix popover and menu) load only for someone signed in.
 const SignedInControls = lazy(() =>
@@ -13,7 +13,7 @@ const SignedInControls = lazy(() =>
 
 // The community switcher (a Radix menu) loads once the page is idle, never with the first page.
 const CommunitySwitcher = lazy(() =>
-  import("../features/communities/components/community-switcher").then(({ CommunitySwitcher }) => ({
+  import("#web/features/communities/components/community-switcher").then(({ CommunitySwitcher }) => ({
     default: CommunitySwitcher,
   })),
 );

@@ -1,7 +1,7 @@
 import { Outlet, ScrollRestoration, useMatches } from "react-router";
-import { Footer } from "../components/layout/footer";
-import { AuthDialogHost } from "../features/auth";
-import { EditProfileDialogHost } from "../features/account";
+import { Footer } from "#web/components/layout/footer";
+import { AuthDialogHost } from "#web/features/auth";
+import { EditProfileDialogHost } from "#web/features/account";
 import { Header } from "./header";
 
 /** A route whose module exports `handle = { ownFooter: true }` draws its own footer. */

@@ -1,5 +1,5 @@
 import { createBrowserRouter } from "react-router";
-import { RouteErrorView } from "../components/error-fallback";
+import { RouteErrorView } from "#web/components/error-fallback";
 import { RootLayout } from "./root-layout";
 
 /** A route's page component, from its lazily loaded module. */

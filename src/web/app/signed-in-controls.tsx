@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Bookmark, LogOut, Pencil, UserRound } from "lucide-react";
 import { useNavigate } from "react-router";
-import { Avatar } from "../components/ui/avatar";
+import { Avatar } from "#web/components/ui/avatar";
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -9,13 +9,13 @@ import {
   DropdownMenuLabel,
   DropdownMenuSeparator,
   DropdownMenuTrigger,
-} from "../components/ui/dropdown-menu";
-import { useSignOut } from "../features/auth";
-import { communityQueryKeys, invalidateMyCommunities } from "../features/communities";
-import { NotificationBell } from "../features/notifications";
-import { openEditProfile } from "../lib/edit-profile-events";
-import { type Me, useRefreshSession } from "../lib/session";
-import { toast } from "../lib/toast";
+} from "#web/components/ui/dropdown-menu";
+import { useSignOut } from "#web/features/auth";
+import { communityQueryKeys, invalidateMyCommunities } from "#web/features/communities";
+import { NotificationBell } from "#web/features/notifications";
+import { openEditProfile } from "#web/lib/edit-profile-events";
+import { type Me, useRefreshSession } from "#web/lib/session";
+import { toast } from "#web/lib/toast";
 
 /** The header's controls for someone signed in: the notification bell and the user menu. */
 export function SignedInControls({ me }: { me: Me }) {

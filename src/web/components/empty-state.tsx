@@ -1,6 +1,6 @@
 import type { LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
-import { cn } from "../lib/cn";
+import { cn } from "#web/lib/cn";
 
 /** A calm, honest "nothing here yet" panel. */
 export function EmptyState({

@@ -1,7 +1,7 @@
 import { RotateCw, TriangleAlert } from "lucide-react";
 import { Component, type ErrorInfo, type ReactNode } from "react";
 import { isRouteErrorResponse, useRouteError } from "react-router";
-import { MSG } from "../../shared/messages";
+import { MSG } from "#shared/messages";
 import { Button } from "./ui/button";
 import { NotFoundView } from "./not-found-view";
 

@@ -1,6 +1,6 @@
 import { LogIn } from "lucide-react";
 import type { ReactNode } from "react";
-import { type AuthDialogRequest, openAuthDialog } from "../lib/auth-dialog-events";
+import { type AuthDialogRequest, openAuthDialog } from "#web/lib/auth-dialog-events";
 import { EmptyState } from "./empty-state";
 import { Button } from "./ui/button";
 

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useSyncExternalStore } from "react";
-import { loadSonner, onToasterWanted, toasterWanted } from "../lib/toast";
+import { loadSonner, onToasterWanted, toasterWanted } from "#web/lib/toast";
 
 const Toaster = lazy(() => loadSonner().then(({ Toaster }) => ({ default: Toaster })));
 

@@ -1,8 +1,8 @@
 import { CircleCheck, LoaderCircle } from "lucide-react";
 import type { ReactNode } from "react";
 import type { UseFormRegisterReturn } from "react-hook-form";
-import { LIMITS } from "../../shared/limits";
-import type { UsernameStatus } from "../lib/username-check";
+import { LIMITS } from "#shared/limits";
+import type { UsernameStatus } from "#web/lib/username-check";
 import { TextField } from "./ui/field";
 
 /** The positive or pending part of the live username check; problems show as the field's error. */

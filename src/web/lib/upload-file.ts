@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { type FileKind, FILE_KINDS, MB, MIME_BY_EXTENSION, type UploadType, kindOfMime } from "../../shared/uploads";
+import { type FileKind, FILE_KINDS, MB, MIME_BY_EXTENSION, type UploadType, kindOfMime } from "#shared/uploads";
 import { ApiError, NETWORK_ERROR_MESSAGE, api, unwrap } from "./api";
 import type { paths } from "./api-types";
 

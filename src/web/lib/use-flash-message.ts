@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { LIMITS } from "../../shared/limits";
+import { LIMITS } from "#shared/limits";
 
 /** A success message that vanishes after 3 s (SPEC §9). */
 export function useFlashMessage(durationMs: number = LIMITS.successMessageMs) {

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { LIMITS } from "../../shared/limits";
-import { MSG } from "../../shared/messages";
-import { USERNAME_RE, normalizeUsername } from "../../shared/validation";
+import { LIMITS } from "#shared/limits";
+import { MSG } from "#shared/messages";
+import { USERNAME_RE, normalizeUsername } from "#shared/validation";
 import { ApiError, api, unwrap } from "./api";
 import { useDebouncedValue } from "./use-debounced-value";
 

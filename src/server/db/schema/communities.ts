@@ -14,7 +14,7 @@ import {
   uuid,
   varchar,
 } from "drizzle-orm/pg-core";
-import { COMMUNITY_ROLES } from "../../../shared/roles";
+import { COMMUNITY_ROLES } from "#shared/roles";
 import { user } from "./auth";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigserial, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { NOTIFICATION_TYPES } from "../../../shared/notifications";
+import { NOTIFICATION_TYPES } from "#shared/notifications";
 import { user } from "./auth";
 import { communities } from "./communities";
 

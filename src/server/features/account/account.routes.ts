@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { AppContext } from "../../context";
-import { authFactors, twoFactor, user } from "../../db/schema/index";
-import { errorResponses } from "../../lib/schemas";
+import type { AppContext } from "#server/context";
+import { authFactors, twoFactor, user } from "#server/db/schema/index";
+import { errorResponses } from "#server/lib/schemas";
 
 const factorDto = z.object({
   friendly_name: z.string(),

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { AppContext } from "../../context";
-import { notFound } from "../../lib/errors";
-import { latestMail, mailboxHtml, mailJson } from "../dev/outbox";
+import type { AppContext } from "#server/context";
+import { notFound } from "#server/lib/errors";
+import { latestMail, mailboxHtml, mailJson } from "#server/features/dev/outbox";
 
 /**
  * The instance operators' outbox: the mail Hearth recorded, for a signed-in user whose confirmed

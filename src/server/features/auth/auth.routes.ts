@@ -1,10 +1,10 @@
 import { fromNodeHeaders } from "better-auth/node";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { MSG } from "../../../shared/messages";
-import { safeRedirectPath } from "../../../shared/safe-redirect";
-import { AppError, notFound } from "../../lib/errors";
-import type { AppContext } from "../../context";
-import { RATE_RULES, type RateRule } from "../../lib/rate-limit";
+import { MSG } from "#shared/messages";
+import { safeRedirectPath } from "#shared/safe-redirect";
+import { AppError, notFound } from "#server/lib/errors";
+import type { AppContext } from "#server/context";
+import { RATE_RULES, type RateRule } from "#server/lib/rate-limit";
 
 /** Better Auth's error codes, answered with the spec's texts where the spec has one. */
 const MESSAGES_BY_CODE: Record<string, Record<string, string>> = {

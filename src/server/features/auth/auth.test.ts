@@ -2,10 +2,10 @@ import { hash as argonHash } from "@node-rs/argon2";
 import { createHmac } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MSG } from "../../../shared/messages";
-import { account, verification } from "../../db/schema/index";
-import { isWeakerHash } from "../../lib/auth";
-import { api, createTestApp, firstLink, mailTo, sessionCookie, signedInUser, type TestApp } from "../../test/harness";
+import { MSG } from "#shared/messages";
+import { account, verification } from "#server/db/schema/index";
+import { isWeakerHash } from "#server/lib/auth";
+import { api, createTestApp, firstLink, mailTo, sessionCookie, signedInUser, type TestApp } from "#server/test/harness";
 
 let t: TestApp;
 let http: ReturnType<typeof api>;

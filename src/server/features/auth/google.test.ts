@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, createTestApp, type TestApp } from "../../test/harness";
+import { api, createTestApp, type TestApp } from "#server/test/harness";
 
 let withGoogle: TestApp;
 let without: TestApp;

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { PLAN_IDS, startTrialSchema } from "../../../shared/billing";
-import type { AppContext } from "../../context";
-import { RATE_RULES } from "../../lib/rate-limit";
-import { errorResponses } from "../../lib/schemas";
+import { PLAN_IDS, startTrialSchema } from "#shared/billing";
+import type { AppContext } from "#server/context";
+import { RATE_RULES } from "#server/lib/rate-limit";
+import { errorResponses } from "#server/lib/schemas";
 import { findPlan, startTrial } from "./billing.service";
 
 const planDto = z.object({

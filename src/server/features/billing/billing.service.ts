@@ -6,15 +6,15 @@ import {
   TRIAL_DAYS,
   type PlanId,
   type StartTrialInput,
-} from "../../../shared/billing";
-import { LIMITS } from "../../../shared/limits";
-import { MSG } from "../../../shared/messages";
-import { slugify } from "../../../shared/communities";
-import type { AppContext, Viewer } from "../../context";
-import type { Queryable } from "../../db/client";
-import { communities, creatorPlans } from "../../db/schema/index";
-import { insertOwnedCommunity, isUniqueViolation } from "../../lib/community-access";
-import { AppError } from "../../lib/errors";
+} from "#shared/billing";
+import { LIMITS } from "#shared/limits";
+import { MSG } from "#shared/messages";
+import { slugify } from "#shared/communities";
+import type { AppContext, Viewer } from "#server/context";
+import type { Queryable } from "#server/db/client";
+import { communities, creatorPlans } from "#server/db/schema/index";
+import { insertOwnedCommunity, isUniqueViolation } from "#server/lib/community-access";
+import { AppError } from "#server/lib/errors";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

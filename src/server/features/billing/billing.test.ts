@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TRIAL_DAYS } from "../../../shared/billing";
-import { MSG } from "../../../shared/messages";
-import type { Viewer } from "../../context";
-import { api, createTestApp, signedInUser, type TestApp } from "../../test/harness";
+import { TRIAL_DAYS } from "#shared/billing";
+import { MSG } from "#shared/messages";
+import type { Viewer } from "#server/context";
+import { api, createTestApp, signedInUser, type TestApp } from "#server/test/harness";
 import { paidSlugCandidate, startTrial } from "./billing.service";
 
 let t: TestApp;

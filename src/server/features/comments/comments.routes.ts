@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { POST_LIMITS } from "../../../shared/posts";
-import { commentSchema } from "../../../shared/posts.schemas";
-import type { AppContext } from "../../context";
-import { errorResponses } from "../../lib/schemas";
+import { POST_LIMITS } from "#shared/posts";
+import { commentSchema } from "#shared/posts.schemas";
+import type { AppContext } from "#server/context";
+import { errorResponses } from "#server/lib/schemas";
 import { createComment, deleteComment, findComments, toggleCommentLike, updateComment } from "./comments.service";
 
 const postParams = z.object({ postId: z.string().min(1).max(60) });

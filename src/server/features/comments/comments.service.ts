@@ -1,14 +1,14 @@
 import { and, eq, sql } from "drizzle-orm";
-import { MSG } from "../../../shared/messages";
-import { can, type CommunityRole } from "../../../shared/roles";
-import type { AppContext, Viewer } from "../../context";
-import type { Tx } from "../../db/client";
-import { commentLikes, comments, posts } from "../../db/schema/index";
-import { addMember, requirePermission } from "../../lib/community-access";
-import { AppError } from "../../lib/errors";
-import { notify } from "../../lib/notifications";
-import { requirePost } from "../../lib/post-access";
-import { postPageKey } from "../../lib/public-cache";
+import { MSG } from "#shared/messages";
+import { can, type CommunityRole } from "#shared/roles";
+import type { AppContext, Viewer } from "#server/context";
+import type { Tx } from "#server/db/client";
+import { commentLikes, comments, posts } from "#server/db/schema/index";
+import { addMember, requirePermission } from "#server/lib/community-access";
+import { AppError } from "#server/lib/errors";
+import { notify } from "#server/lib/notifications";
+import { requirePost } from "#server/lib/post-access";
+import { postPageKey } from "#server/lib/public-cache";
 
 const commentNotFound = () => new AppError("NOT_FOUND", "Comment not found");
 

@@ -1,19 +1,15 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { FastifyReply } from "fastify";
 import { z } from "zod";
-import { CATEGORY_IDS, COMMUNITY_LIMITS } from "../../../shared/communities";
-import {
-  createCommunitySchema,
-  postCategoriesSchema,
-  updateCommunitySchema,
-} from "../../../shared/communities.schemas";
-import { MSG } from "../../../shared/messages";
-import { COMMUNITY_ROLES, PERMISSIONS, type Permission } from "../../../shared/roles";
-import type { AppContext } from "../../context";
-import { AppError } from "../../lib/errors";
-import { RATE_RULES } from "../../lib/rate-limit";
-import { errorResponses, uploadResult } from "../../lib/schemas";
-import { filePart, readFilePart } from "../../lib/uploads";
+import { CATEGORY_IDS, COMMUNITY_LIMITS } from "#shared/communities";
+import { createCommunitySchema, postCategoriesSchema, updateCommunitySchema } from "#shared/communities.schemas";
+import { MSG } from "#shared/messages";
+import { COMMUNITY_ROLES, PERMISSIONS, type Permission } from "#shared/roles";
+import type { AppContext } from "#server/context";
+import { AppError } from "#server/lib/errors";
+import { RATE_RULES } from "#server/lib/rate-limit";
+import { errorResponses, uploadResult } from "#server/lib/schemas";
+import { filePart, readFilePart } from "#server/lib/uploads";
 import {
   createCommunity,
   deleteCommunity,

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
-import { COMMUNITY_LIMITS, ONBOARDING_TASKS, slugCandidate, slugify } from "../../../shared/communities";
-import { type UpdateCommunityInput } from "../../../shared/communities.schemas";
-import { MSG } from "../../../shared/messages";
-import { can, mayLeaveCommunity, permissionsOf, type CommunityRole } from "../../../shared/roles";
-import type { AppContext, Viewer } from "../../context";
-import type { Queryable } from "../../db/client";
-import { communities, mediaFiles, postCategories } from "../../db/schema/index";
+import { COMMUNITY_LIMITS, ONBOARDING_TASKS, slugCandidate, slugify } from "#shared/communities";
+import { type UpdateCommunityInput } from "#shared/communities.schemas";
+import { MSG } from "#shared/messages";
+import { can, mayLeaveCommunity, permissionsOf, type CommunityRole } from "#shared/roles";
+import type { AppContext, Viewer } from "#server/context";
+import type { Queryable } from "#server/db/client";
+import { communities, mediaFiles, postCategories } from "#server/db/schema/index";
 import {
   completeOnboardingTask,
   insertOwnedCommunity,
@@ -15,12 +15,12 @@ import {
   requireCommunity,
   requirePermission,
   type CommunityRow,
-} from "../../lib/community-access";
-import { AppError } from "../../lib/errors";
-import { publishMembershipChange } from "../../lib/realtime";
-import { receiveUpload, rowKeyOfUrl } from "../../lib/uploads";
+} from "#server/lib/community-access";
+import { AppError } from "#server/lib/errors";
+import { publishMembershipChange } from "#server/lib/realtime";
+import { receiveUpload, rowKeyOfUrl } from "#server/lib/uploads";
 import type { Readable } from "node:stream";
-import { sanitizeSvg } from "../../lib/svg";
+import { sanitizeSvg } from "#server/lib/svg";
 
 const ALL_TASKS = ONBOARDING_TASKS.map((t) => t.id);
 

@@ -8,10 +8,10 @@ import {
   reorderSchema,
   updateCourseSchema,
   updateLessonSchema,
-} from "../../../shared/courses.schemas";
-import { COMMUNITY_ROLES } from "../../../shared/roles";
-import type { AppContext } from "../../context";
-import { errorResponses } from "../../lib/schemas";
+} from "#shared/courses.schemas";
+import { COMMUNITY_ROLES } from "#shared/roles";
+import type { AppContext } from "#server/context";
+import { errorResponses } from "#server/lib/schemas";
 import {
   completeLesson,
   createCourse,

@@ -1,9 +1,9 @@
 import { and, eq, notInArray, sql } from "drizzle-orm";
-import { COURSE_MESSAGES as CM, DEFAULT_MODULE_TITLE } from "../../../shared/courses";
-import { type CreateCourseInput, type CreateLessonInput } from "../../../shared/courses.schemas";
-import { can, isRole, ROLE_RANK, type CommunityRole } from "../../../shared/roles";
-import type { AppContext, Viewer } from "../../context";
-import { boundSql, type Queryable } from "../../db/client";
+import { COURSE_MESSAGES as CM, DEFAULT_MODULE_TITLE } from "#shared/courses";
+import { type CreateCourseInput, type CreateLessonInput } from "#shared/courses.schemas";
+import { can, isRole, ROLE_RANK, type CommunityRole } from "#shared/roles";
+import type { AppContext, Viewer } from "#server/context";
+import { boundSql, type Queryable } from "#server/db/client";
 import {
   courseLessons,
   courseModules,
@@ -12,10 +12,10 @@ import {
   lessonCompletions,
   mediaFiles,
   type LessonResource,
-} from "../../db/schema/index";
-import { isUuid, requireCommunity, requirePermission } from "../../lib/community-access";
-import { AppError } from "../../lib/errors";
-import { linkUploads, originalKeyOf } from "../../lib/uploads";
+} from "#server/db/schema/index";
+import { isUuid, requireCommunity, requirePermission } from "#server/lib/community-access";
+import { AppError } from "#server/lib/errors";
+import { linkUploads, originalKeyOf } from "#server/lib/uploads";
 
 const courseNotFound = () => new AppError("NOT_FOUND", CM.courseNotFound);
 const moduleNotFound = () => new AppError("NOT_FOUND", CM.moduleNotFound);

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COURSE_MESSAGES as CM, DEFAULT_MODULE_TITLE } from "../../../shared/courses";
-import { api, createTestApp, signedInUser, upload, type TestApp } from "../../test/harness";
+import { COURSE_MESSAGES as CM, DEFAULT_MODULE_TITLE } from "#shared/courses";
+import { api, createTestApp, signedInUser, upload, type TestApp } from "#server/test/harness";
 
 let t: TestApp;
 type User = Awaited<ReturnType<typeof signedInUser>>;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { AppContext } from "../../context";
-import { notFound } from "../../lib/errors";
+import type { AppContext } from "#server/context";
+import { notFound } from "#server/lib/errors";
 import { isLocalRequest, latestMail, mailboxHtml, mailJson } from "./outbox";
 
 /**

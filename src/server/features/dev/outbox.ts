@@ -1,9 +1,9 @@
 import { desc, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
-import { isLoopbackAddress, isLoopbackHost, type Config } from "../../config";
-import type { Db } from "../../db/client";
-import { mailMessages } from "../../db/schema/index";
-import { escapeHtml } from "../../lib/html";
+import { isLoopbackAddress, isLoopbackHost, type Config } from "#server/config";
+import type { Db } from "#server/db/client";
+import { mailMessages } from "#server/db/schema/index";
+import { escapeHtml } from "#server/lib/html";
 
 /**
  * The outbox: every message Hearth recorded (mail_messages), newest first. Served two ways: the

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { AppContext } from "../../context";
+import type { AppContext } from "#server/context";
 
 /** What the browser needs to know about this installation. */
 export const publicConfigRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { AppContext } from "../../context";
+import type { AppContext } from "#server/context";
 import { readiness } from "./readiness";
 
 export const healthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { AppContext } from "../../context";
+import type { AppContext } from "#server/context";
 
 /** How long each readiness check may take before it counts as failed. */
 export const READY_CHECK_TIMEOUT_MS = 1_000;

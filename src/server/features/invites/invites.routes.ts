@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { COMMUNITY_ROLES } from "../../../shared/roles";
-import type { AppContext } from "../../context";
-import { RATE_RULES } from "../../lib/rate-limit";
-import { errorResponses } from "../../lib/schemas";
+import { COMMUNITY_ROLES } from "#shared/roles";
+import type { AppContext } from "#server/context";
+import { RATE_RULES } from "#server/lib/rate-limit";
+import { errorResponses } from "#server/lib/schemas";
 import { acceptInvite, findInvite } from "./invites.service";
 
 const params = z.object({ inviteCode: z.string().min(1).max(100) });

@@ -1,11 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
-import { ONBOARDING_INVITES_NEEDED, ONBOARDING_TASKS } from "../../../shared/communities";
-import { MSG } from "../../../shared/messages";
-import { grantUrl } from "../../lib/media-grant";
-import type { AppContext, Viewer } from "../../context";
-import { communities, communityMembers } from "../../db/schema/index";
-import { addMember, completeOnboardingTask, roleIn, type CommunityRow } from "../../lib/community-access";
-import { AppError } from "../../lib/errors";
+import { ONBOARDING_INVITES_NEEDED, ONBOARDING_TASKS } from "#shared/communities";
+import { MSG } from "#shared/messages";
+import { grantUrl } from "#server/lib/media-grant";
+import type { AppContext, Viewer } from "#server/context";
+import { communities, communityMembers } from "#server/db/schema/index";
+import { addMember, completeOnboardingTask, roleIn, type CommunityRow } from "#server/lib/community-access";
+import { AppError } from "#server/lib/errors";
 
 /** Codes are 22 base64url characters; anything else is not looked up at all. */
 const CODE_RE = /^[A-Za-z0-9_-]{8,64}$/;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MSG } from "../../../shared/messages";
-import { api, createTestApp, signedInUser, type TestApp } from "../../test/harness";
+import { MSG } from "#shared/messages";
+import { api, createTestApp, signedInUser, type TestApp } from "#server/test/harness";
 
 let t: TestApp;
 let http: ReturnType<typeof api>;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { AppContext } from "../../context";
-import { errorResponses } from "../../lib/schemas";
+import type { AppContext } from "#server/context";
+import { errorResponses } from "#server/lib/schemas";
 import { findLeaderboard, LEADERBOARD_PERIODS, type LeaderboardPeriod } from "./leaderboards.service";
 
 const entry = z.object({

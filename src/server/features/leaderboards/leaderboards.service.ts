@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { AppContext, Viewer } from "../../context";
-import { requireCommunity } from "../../lib/community-access";
+import type { AppContext, Viewer } from "#server/context";
+import { requireCommunity } from "#server/lib/community-access";
 
 export const LEADERBOARD_PERIODS = { "7d": 7, "30d": 30, all: null } as const;
 export type LeaderboardPeriod = keyof typeof LEADERBOARD_PERIODS;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, createTestApp, signedInUser, type TestApp } from "../../test/harness";
+import { api, createTestApp, signedInUser, type TestApp } from "#server/test/harness";
 
 let t: TestApp;
 let http: ReturnType<typeof api>;

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { AppContext } from "../../context";
-import { notFound } from "../../lib/errors";
-import { grantAllows } from "../../lib/media-grant";
-import { assertSafeKey } from "../../lib/storage";
+import type { AppContext } from "#server/context";
+import { notFound } from "#server/lib/errors";
+import { grantAllows } from "#server/lib/media-grant";
+import { assertSafeKey } from "#server/lib/storage";
 import { etagOf, mediaAccess, mediaType, parseRange } from "./media.service";
 
 /** Seconds a signed S3 URL stays valid. */

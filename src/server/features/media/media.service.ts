@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { ROLE_RANK, isRole, type CommunityRole } from "../../../shared/roles";
-import { MIME_BY_EXTENSION } from "../../../shared/uploads";
-import type { AppContext } from "../../context";
-import { visibleTo } from "../../lib/post-access";
-import { originalKeyOf, variantKeys } from "../../lib/uploads";
-import { lessonUnlocked, managesCourses } from "../courses/courses.service";
+import { ROLE_RANK, isRole, type CommunityRole } from "#shared/roles";
+import { MIME_BY_EXTENSION } from "#shared/uploads";
+import type { AppContext } from "#server/context";
+import { visibleTo } from "#server/lib/post-access";
+import { originalKeyOf, variantKeys } from "#server/lib/uploads";
+import { lessonUnlocked, managesCourses } from "#server/features/courses/courses.service";
 
 /** How stored files are served: every accepted upload type, and sanitized SVG icons. */
 const MEDIA_TYPES: Record<string, string> = { ...MIME_BY_EXTENSION, ".svg": "image/svg+xml" };

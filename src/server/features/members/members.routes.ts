@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { COMMUNITY_ROLES } from "../../../shared/roles";
-import type { AppContext } from "../../context";
-import { errorResponses } from "../../lib/schemas";
+import { COMMUNITY_ROLES } from "#shared/roles";
+import type { AppContext } from "#server/context";
+import { errorResponses } from "#server/lib/schemas";
 import {
   changeRole,
   findBans,

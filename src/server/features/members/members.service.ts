@@ -1,19 +1,13 @@
 import { and, eq, sql } from "drizzle-orm";
-import { MSG } from "../../../shared/messages";
-import {
-  isRole,
-  mayLeaveCommunity,
-  mayRemoveMember,
-  roleChangeRefusal,
-  type CommunityRole,
-} from "../../../shared/roles";
-import type { AppContext, Viewer } from "../../context";
-import type { Queryable } from "../../db/client";
-import { communityBans, communityMembers, user } from "../../db/schema/index";
-import { addMember, requireCommunity, requirePermission } from "../../lib/community-access";
-import { AppError } from "../../lib/errors";
-import { notificationVisible } from "../../lib/notifications";
-import { publishMembershipChange } from "../../lib/realtime";
+import { MSG } from "#shared/messages";
+import { isRole, mayLeaveCommunity, mayRemoveMember, roleChangeRefusal, type CommunityRole } from "#shared/roles";
+import type { AppContext, Viewer } from "#server/context";
+import type { Queryable } from "#server/db/client";
+import { communityBans, communityMembers, user } from "#server/db/schema/index";
+import { addMember, requireCommunity, requirePermission } from "#server/lib/community-access";
+import { AppError } from "#server/lib/errors";
+import { notificationVisible } from "#server/lib/notifications";
+import { publishMembershipChange } from "#server/lib/realtime";
 
 // ---------------------------------------------------------------------------------------------
 // Joining and leaving

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MSG } from "../../../shared/messages";
-import { api, createTestApp, signedInUser, type TestApp } from "../../test/harness";
-import { connectSse, type SseClient } from "../../test/sse";
+import { MSG } from "#shared/messages";
+import { api, createTestApp, signedInUser, type TestApp } from "#server/test/harness";
+import { connectSse, type SseClient } from "#server/test/sse";
 
 let t: TestApp;
 let http: ReturnType<typeof api>;

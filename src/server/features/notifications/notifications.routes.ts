@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { NOTIFICATION_LIMITS, NOTIFICATION_TYPES } from "../../../shared/notifications";
-import type { AppContext } from "../../context";
-import { errorResponses } from "../../lib/schemas";
+import { NOTIFICATION_LIMITS, NOTIFICATION_TYPES } from "#shared/notifications";
+import type { AppContext } from "#server/context";
+import { errorResponses } from "#server/lib/schemas";
 import { findNotifications, findUnreadCount, markAllRead, markRead, unsubscribe } from "./notifications.service";
 
 const notificationDto = z.object({

@@ -1,13 +1,13 @@
 import { sql } from "drizzle-orm";
-import { MSG } from "../../../shared/messages";
-import { NOTIFICATION_LIMITS, notificationHref, type NotificationType } from "../../../shared/notifications";
-import type { AppContext, Viewer } from "../../context";
-import type { Queryable } from "../../db/client";
-import { AppError } from "../../lib/errors";
-import { escapeHtml } from "../../lib/html";
-import type { JobHandler } from "../../lib/jobs";
-import { DIGEST_QUEUE, notificationVisible, readUnsubscribeToken, unsubscribeToken } from "../../lib/notifications";
-import { publish, userChannel } from "../../lib/realtime";
+import { MSG } from "#shared/messages";
+import { NOTIFICATION_LIMITS, notificationHref, type NotificationType } from "#shared/notifications";
+import type { AppContext, Viewer } from "#server/context";
+import type { Queryable } from "#server/db/client";
+import { AppError } from "#server/lib/errors";
+import { escapeHtml } from "#server/lib/html";
+import type { JobHandler } from "#server/lib/jobs";
+import { DIGEST_QUEUE, notificationVisible, readUnsubscribeToken, unsubscribeToken } from "#server/lib/notifications";
+import { publish, userChannel } from "#server/lib/realtime";
 
 type NotificationRow = {
   id: string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NOTIFICATION_LIMITS } from "../../../shared/notifications";
-import { api, createTestApp, mailTo, signedInUser, type TestApp } from "../../test/harness";
-import { connectSse, type SseClient } from "../../test/sse";
+import { NOTIFICATION_LIMITS } from "#shared/notifications";
+import { api, createTestApp, mailTo, signedInUser, type TestApp } from "#server/test/harness";
+import { connectSse, type SseClient } from "#server/test/sse";
 
 let t: TestApp;
 let http: ReturnType<typeof api>;
@@ -493,7 +493,7 @@ describe("email digests", () => {
 
   it("accepts a mail client's one-click unsubscribe (a cross-site form post) and nothing else without a token", async () => {
     const u = await user();
-    const link = (await import("../../lib/notifications")).unsubscribeToken(t.config.authSecret, u.id);
+    const link = (await import("#server/lib/notifications")).unsubscribeToken(t.config.authSecret, u.id);
     const res = await t.app.inject({
       method: "POST",
       url: `/api/notifications/unsubscribe?token=${encodeURIComponent(link)}`,

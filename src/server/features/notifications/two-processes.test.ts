@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, createTestApp, signedInUser, type TestApp } from "../../test/harness";
-import { startServerOnTestDatabase, type ServerProcess } from "../../test/server-process";
-import { connectSse, type SseClient } from "../../test/sse";
+import { api, createTestApp, signedInUser, type TestApp } from "#server/test/harness";
+import { startServerOnTestDatabase, type ServerProcess } from "#server/test/server-process";
+import { connectSse, type SseClient } from "#server/test/sse";
 
 /**
  * Process A is the test's own app; process B is `src/server/main.ts` in a child process on the

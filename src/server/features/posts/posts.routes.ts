@@ -1,18 +1,18 @@
 import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { LIMITS } from "../../../shared/limits";
-import { POST_LIMITS } from "../../../shared/posts";
-import { createPostSchema, updatePostSchema } from "../../../shared/posts.schemas";
-import { COMMUNITY_ROLES } from "../../../shared/roles";
-import type { AppContext } from "../../context";
+import { LIMITS } from "#shared/limits";
+import { POST_LIMITS } from "#shared/posts";
+import { createPostSchema, updatePostSchema } from "#shared/posts.schemas";
+import { COMMUNITY_ROLES } from "#shared/roles";
+import type { AppContext } from "#server/context";
 
-import { AppError } from "../../lib/errors";
-import { getLinkPreview } from "../../lib/link-preview";
-import { RATE_RULES } from "../../lib/rate-limit";
-import { errorResponses, uploadResult } from "../../lib/schemas";
-import { filePart } from "../../lib/uploads";
-import { FILE_KINDS, MB, UPLOAD_MESSAGES } from "../../../shared/uploads";
+import { AppError } from "#server/lib/errors";
+import { getLinkPreview } from "#server/lib/link-preview";
+import { RATE_RULES } from "#server/lib/rate-limit";
+import { errorResponses, uploadResult } from "#server/lib/schemas";
+import { filePart } from "#server/lib/uploads";
+import { FILE_KINDS, MB, UPLOAD_MESSAGES } from "#shared/uploads";
 import {
   createPost,
   deletePost,

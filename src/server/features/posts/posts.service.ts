@@ -1,13 +1,13 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { ONBOARDING_TASKS } from "../../../shared/communities";
-import { LIMITS } from "../../../shared/limits";
-import { MSG } from "../../../shared/messages";
-import { firstUrl, POST_LIMITS } from "../../../shared/posts";
-import { type CreatePostInput } from "../../../shared/posts.schemas";
-import { can, isRole, ROLE_RANK, type CommunityRole } from "../../../shared/roles";
-import type { AppContext, Viewer } from "../../context";
-import type { Queryable } from "../../db/client";
+import { ONBOARDING_TASKS } from "#shared/communities";
+import { LIMITS } from "#shared/limits";
+import { MSG } from "#shared/messages";
+import { firstUrl, POST_LIMITS } from "#shared/posts";
+import { type CreatePostInput } from "#shared/posts.schemas";
+import { can, isRole, ROLE_RANK, type CommunityRole } from "#shared/roles";
+import type { AppContext, Viewer } from "#server/context";
+import type { Queryable } from "#server/db/client";
 import {
   communities,
   mediaFiles,
@@ -18,7 +18,7 @@ import {
   savedPosts,
   userWarnings,
   type PollData,
-} from "../../db/schema/index";
+} from "#server/db/schema/index";
 import {
   addMember,
   communityNotFound,
@@ -26,15 +26,15 @@ import {
   findCommunityRow,
   requireCommunity,
   requirePermission,
-} from "../../lib/community-access";
-import { AppError } from "../../lib/errors";
-import { linkUploads, receiveUpload } from "../../lib/uploads";
-import { UPLOAD_MESSAGES } from "../../../shared/uploads";
+} from "#server/lib/community-access";
+import { AppError } from "#server/lib/errors";
+import { linkUploads, receiveUpload } from "#server/lib/uploads";
+import { UPLOAD_MESSAGES } from "#shared/uploads";
 import type { Readable } from "node:stream";
-import { notify } from "../../lib/notifications";
-import { requirePost, visibleTo } from "../../lib/post-access";
-import { postCommunityKey, postPageKey } from "../../lib/public-cache";
-import { publishPostEvent } from "../../lib/realtime";
+import { notify } from "#server/lib/notifications";
+import { requirePost, visibleTo } from "#server/lib/post-access";
+import { postCommunityKey, postPageKey } from "#server/lib/public-cache";
+import { publishPostEvent } from "#server/lib/realtime";
 
 type Visibility = "public" | "members" | "admins";
 const MAX_PINNED = 5;

@@ -1,15 +1,15 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { LIMITS } from "../../../shared/limits";
-import { MSG } from "../../../shared/messages";
-import { USERNAME_RE, normalizeUsername } from "../../../shared/validation";
-import { notificationSettingsSchema, profileUpdateSchema } from "../../../shared/validation.schemas";
-import type { AppContext } from "../../context";
-import { isUsernameTaken } from "../../lib/auth";
-import { AppError } from "../../lib/errors";
-import { RATE_RULES } from "../../lib/rate-limit";
-import { errorResponses, uploadResult } from "../../lib/schemas";
-import { filePart } from "../../lib/uploads";
+import { LIMITS } from "#shared/limits";
+import { MSG } from "#shared/messages";
+import { USERNAME_RE, normalizeUsername } from "#shared/validation";
+import { notificationSettingsSchema, profileUpdateSchema } from "#shared/validation.schemas";
+import type { AppContext } from "#server/context";
+import { isUsernameTaken } from "#server/lib/auth";
+import { AppError } from "#server/lib/errors";
+import { RATE_RULES } from "#server/lib/rate-limit";
+import { errorResponses, uploadResult } from "#server/lib/schemas";
+import { filePart } from "#server/lib/uploads";
 import {
   findMe,
   findNotificationSettings,

@@ -1,16 +1,16 @@
 import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { LIMITS } from "../../../shared/limits";
-import { DEFAULT_COMMUNITY_FLAGS, type CommunityFlags } from "../../../shared/notifications";
-import { MSG } from "../../../shared/messages";
-import type { NotificationSettingsUpdate, ProfileUpdate } from "../../../shared/validation.schemas";
-import type { AppContext, Viewer } from "../../context";
-import type { Queryable } from "../../db/client";
-import { isUsernameTaken } from "../../lib/auth";
-import { AppError, notFound } from "../../lib/errors";
-import { receiveUpload, rowKeyOfUrl } from "../../lib/uploads";
-import { mediaFiles, user, userNotificationSettings, userProfiles } from "../../db/schema/index";
+import { LIMITS } from "#shared/limits";
+import { DEFAULT_COMMUNITY_FLAGS, type CommunityFlags } from "#shared/notifications";
+import { MSG } from "#shared/messages";
+import type { NotificationSettingsUpdate, ProfileUpdate } from "#shared/validation.schemas";
+import type { AppContext, Viewer } from "#server/context";
+import type { Queryable } from "#server/db/client";
+import { isUsernameTaken } from "#server/lib/auth";
+import { AppError, notFound } from "#server/lib/errors";
+import { receiveUpload, rowKeyOfUrl } from "#server/lib/uploads";
+import { mediaFiles, user, userNotificationSettings, userProfiles } from "#server/db/schema/index";
 
 type ProfileRow = typeof userProfiles.$inferSelect;
 

@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MSG } from "../../../shared/messages";
-import { api, createTestApp, multipart, signedInUser, type TestApp } from "../../test/harness";
+import { MSG } from "#shared/messages";
+import { api, createTestApp, multipart, signedInUser, type TestApp } from "#server/test/harness";
 
 let t: TestApp;
 let http: ReturnType<typeof api>;

@@ -2,10 +2,10 @@ import { sql } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { isRole, type CommunityRole } from "../../../shared/roles";
-import type { AppContext } from "../../context";
-import { requireCommunity } from "../../lib/community-access";
-import { AppError } from "../../lib/errors";
+import { isRole, type CommunityRole } from "#shared/roles";
+import type { AppContext } from "#server/context";
+import { requireCommunity } from "#server/lib/community-access";
+import { AppError } from "#server/lib/errors";
 import {
   communityChannel,
   mayViewPostVisibility,
@@ -15,9 +15,9 @@ import {
   userChannel,
   type RealtimeMessage,
   type SseFrame,
-} from "../../lib/realtime";
-import { notificationVisible } from "../../lib/notifications";
-import { errorResponses } from "../../lib/schemas";
+} from "#server/lib/realtime";
+import { notificationVisible } from "#server/lib/notifications";
+import { errorResponses } from "#server/lib/schemas";
 
 /** Anonymous viewers open streams from one address at most this often (all processes). */
 const ANONYMOUS_JOIN_RULE = { limit: 120, windowSeconds: 60 };

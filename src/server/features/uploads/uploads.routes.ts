@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { maxBytesOf, UPLOAD_KINDS, UPLOAD_TYPES } from "../../../shared/uploads";
-import type { AppContext } from "../../context";
-import { AppError } from "../../lib/errors";
-import { errorResponses, uploadResult } from "../../lib/schemas";
-import { fieldOf, filePart } from "../../lib/uploads";
+import { maxBytesOf, UPLOAD_KINDS, UPLOAD_TYPES } from "#shared/uploads";
+import type { AppContext } from "#server/context";
+import { AppError } from "#server/lib/errors";
+import { errorResponses, uploadResult } from "#server/lib/schemas";
+import { fieldOf, filePart } from "#server/lib/uploads";
 import { completeDirectUpload, presign, storageHealth, upload } from "./uploads.service";
 
 const uploadType = z.enum(UPLOAD_TYPES);

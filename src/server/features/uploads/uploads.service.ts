@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { and, eq, gt, lt } from "drizzle-orm";
-import type { Permission } from "../../../shared/roles";
+import type { Permission } from "#shared/roles";
 import {
   acceptedExtensions,
   FILE_KINDS,
@@ -14,11 +14,11 @@ import {
   UPLOAD_KINDS,
   UPLOAD_MESSAGES as UM,
   type UploadType,
-} from "../../../shared/uploads";
-import type { AppContext, Viewer } from "../../context";
-import { mediaFiles } from "../../db/schema/index";
-import { requireCommunity, requirePermission } from "../../lib/community-access";
-import { AppError } from "../../lib/errors";
+} from "#shared/uploads";
+import type { AppContext, Viewer } from "#server/context";
+import { mediaFiles } from "#server/db/schema/index";
+import { requireCommunity, requirePermission } from "#server/lib/community-access";
+import { AppError } from "#server/lib/errors";
 
 import {
   checkFileName,
@@ -27,7 +27,7 @@ import {
   sniff,
   type UploadResult,
   type UploadTarget,
-} from "../../lib/uploads";
+} from "#server/lib/uploads";
 
 /** How long a presigned upload (and its reserved key) stays valid. */
 export const PRESIGN_TTL_SECONDS = 15 * 60;

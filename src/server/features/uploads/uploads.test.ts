@@ -5,12 +5,12 @@ import path from "node:path";
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MSG } from "../../../shared/messages";
-import { DAILY_UPLOAD_BYTES, UPLOAD_MESSAGES as UM } from "../../../shared/uploads";
-import type { S3Settings } from "../../lib/storage";
-import { sweepMedia } from "../../lib/uploads";
-import { api, createTestApp, multipart, ORIGIN, signedInUser, upload, type TestApp } from "../../test/harness";
-import { startS3Server } from "../../test/s3-server";
+import { MSG } from "#shared/messages";
+import { DAILY_UPLOAD_BYTES, UPLOAD_MESSAGES as UM } from "#shared/uploads";
+import type { S3Settings } from "#server/lib/storage";
+import { sweepMedia } from "#server/lib/uploads";
+import { api, createTestApp, multipart, ORIGIN, signedInUser, upload, type TestApp } from "#server/test/harness";
+import { startS3Server } from "#server/test/s3-server";
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures, made here so every byte is known.

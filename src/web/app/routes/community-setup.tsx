@@ -1,5 +1,5 @@
 import { useParams } from "react-router";
-import { CommunitySetupPage } from "../../features/community-setup";
+import { CommunitySetupPage } from "#web/features/community-setup";
 
 /** /community/:communityId/setup — the owner's onboarding checklist. */
 export function CommunitySetupRoute() {

@@ -1,5 +1,5 @@
 import { useParams } from "react-router";
-import { CommunityPage } from "../../features/community";
+import { CommunityPage } from "#web/features/community";
 
 /** /community/:communityId (id or slug) — the community page. */
 export function CommunityRoute() {

@@ -1,5 +1,5 @@
 import { useParams } from "react-router";
-import { CoursePage } from "../../features/courses";
+import { CoursePage } from "#web/features/courses";
 
 /** /community/:communityId/course/:courseId — one course with its lessons (?lesson=ID). */
 export function CourseRoute() {

@@ -1,4 +1,4 @@
-import { FreeTrialPage } from "../../features/funnel/components/free-trial-page";
+import { FreeTrialPage } from "#web/features/funnel/components/free-trial-page";
 
 /** /free-trial — the creator landing page; it has its own footer. */
 export function FreeTrialRoute() {

@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useRef } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
-import { CATEGORY_IDS, type CommunityCategory, categoryLabel } from "../../../shared/communities";
-import { MSG } from "../../../shared/messages";
+import { CATEGORY_IDS, type CommunityCategory, categoryLabel } from "#shared/communities";
+import { MSG } from "#shared/messages";
 import {
   CategoryChips,
   CreateCommunityDialog,
@@ -9,9 +9,9 @@ import {
   DirectorySearch,
   NoCommunities,
   YourCommunities,
-} from "../../features/communities";
-import { openAuthDialog } from "../../lib/auth-dialog-events";
-import { useMe } from "../../lib/session";
+} from "#web/features/communities";
+import { openAuthDialog } from "#web/lib/auth-dialog-events";
+import { useMe } from "#web/lib/session";
 
 /** / — the directory of public communities. */
 export function HomeRoute() {

@@ -1,5 +1,5 @@
 import { useParams } from "react-router";
-import { InvitePage } from "../../features/invites";
+import { InvitePage } from "#web/features/invites";
 
 /** /invite/:inviteCode — the invite screen. */
 export function InviteRoute() {

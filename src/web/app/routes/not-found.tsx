@@ -1,4 +1,4 @@
-import { NotFoundView } from "../../components/not-found-view";
+import { NotFoundView } from "#web/components/not-found-view";
 
 export function NotFoundRoute() {
   return (

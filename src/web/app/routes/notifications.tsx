@@ -1,4 +1,4 @@
-import { NotificationsPage, UnsubscribePage } from "../../features/notifications";
+import { NotificationsPage, UnsubscribePage } from "#web/features/notifications";
 
 /** /notifications — the signed-in user's notifications (linked from the bell's 'View all notifications'). */
 export function NotificationsRoute() {

@@ -1,5 +1,5 @@
 import { useParams } from "react-router";
-import { PostPage } from "../../features/post-page";
+import { PostPage } from "#web/features/posts/components/post-page";
 
 /** /post/:postId — the share link target. */
 export function PostRoute() {

@@ -1,4 +1,4 @@
-import { ResetPasswordPage } from "../../features/auth/components/reset-password-page";
+import { ResetPasswordPage } from "#web/features/auth/components/reset-password-page";
 
 export function ResetPasswordRoute() {
   return <ResetPasswordPage />;

@@ -1,4 +1,4 @@
-import { SavedPage } from "../../features/saved";
+import { SavedPage } from "#web/features/saved";
 
 /** /saved — the signed-in user's saved posts. */
 export function SavedRoute() {

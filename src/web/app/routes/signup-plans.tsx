@@ -1,5 +1,5 @@
-import { PaymentPage } from "../../features/funnel/components/payment-page";
-import { PricingPage } from "../../features/funnel/components/pricing-page";
+import { PaymentPage } from "#web/features/funnel/components/payment-page";
+import { PricingPage } from "#web/features/funnel/components/pricing-page";
 
 /** /signup/pricing — monthly or annual. */
 export function SignupPricingRoute() {

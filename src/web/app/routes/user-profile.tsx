@@ -1,5 +1,5 @@
 import { useParams } from "react-router";
-import { PublicProfilePage } from "../../features/profiles/components/public-profile-page";
+import { PublicProfilePage } from "#web/features/profiles/components/public-profile-page";
 
 export function UserProfileRoute() {
   const { username = "" } = useParams();

@@ -1,5 +1,5 @@
 import { Flame } from "lucide-react";
-import { cn } from "../../lib/cn";
+import { cn } from "#web/lib/cn";
 
 export function LogoMark({ size = "md", className }: { size?: "md" | "lg"; className?: string }) {
   return (

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { cn } from "../../lib/cn";
+import { cn } from "#web/lib/cn";
 
 function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);

@@ -1,6 +1,6 @@
 import { LoaderCircle } from "lucide-react";
 import type { ComponentProps } from "react";
-import { cn } from "../../lib/cn";
+import { cn } from "#web/lib/cn";
 
 type Variant = "primary" | "secondary" | "ghost" | "danger" | "soft";
 type Size = "sm" | "md" | "lg" | "icon";

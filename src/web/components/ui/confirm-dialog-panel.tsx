@@ -1,6 +1,6 @@
 import * as AlertDialogPrimitive from "@radix-ui/react-alert-dialog";
 import type { ReactNode } from "react";
-import { cn } from "../../lib/cn";
+import { cn } from "#web/lib/cn";
 import { buttonClasses } from "./button";
 import { overlayClasses, panelClasses } from "./dialog";
 

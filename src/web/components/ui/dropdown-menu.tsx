@@ -1,6 +1,6 @@
 import * as DropdownPrimitive from "@radix-ui/react-dropdown-menu";
 import type { ComponentProps } from "react";
-import { cn } from "../../lib/cn";
+import { cn } from "#web/lib/cn";
 
 export const DropdownMenu = DropdownPrimitive.Root;
 export const DropdownMenuTrigger = DropdownPrimitive.Trigger;

@@ -1,6 +1,6 @@
 import { Eye, EyeOff } from "lucide-react";
 import { type ComponentProps, type ReactNode, useId, useState } from "react";
-import { cn } from "../../lib/cn";
+import { cn } from "#web/lib/cn";
 import { Label } from "./label";
 
 export const inputClasses = cn(

@@ -1,6 +1,6 @@
 import * as LabelPrimitive from "@radix-ui/react-label";
 import type { ComponentProps } from "react";
-import { cn } from "../../lib/cn";
+import { cn } from "#web/lib/cn";
 
 export function Label({ className, ...props }: ComponentProps<typeof LabelPrimitive.Root>) {
   return <LabelPrimitive.Root className={cn("block text-sm font-medium text-stone-800", className)} {...props} />;

@@ -1,4 +1,4 @@
-import { cn } from "../../lib/cn";
+import { cn } from "#web/lib/cn";
 
 /** The "or" between two ways of doing one thing (Continue with Google, or an email). */
 export function OrDivider({ className }: { className?: string }) {

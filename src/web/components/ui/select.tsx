@@ -1,7 +1,7 @@
 import * as SelectPrimitive from "@radix-ui/react-select";
 import { Check, ChevronDown } from "lucide-react";
 import { type ComponentProps } from "react";
-import { cn } from "../../lib/cn";
+import { cn } from "#web/lib/cn";
 import { inputClasses } from "./field";
 
 type Option = { value: string; label: string };

@@ -1,6 +1,6 @@
 import * as SwitchPrimitive from "@radix-ui/react-switch";
 import { type ReactNode, useId } from "react";
-import { cn } from "../../lib/cn";
+import { cn } from "#web/lib/cn";
 
 /** A labelled on/off setting. */
 export function SwitchRow({

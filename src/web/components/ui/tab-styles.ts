@@ -1,4 +1,4 @@
-import { cn } from "../../lib/cn";
+import { cn } from "#web/lib/cn";
 
 /** One look for every tab: Radix tabs (tabs.tsx) and the community's tab bar (tab-bar.tsx). */
 export const tabTriggerClasses = (className?: string) =>

@@ -1,6 +1,6 @@
 import * as TabsPrimitive from "@radix-ui/react-tabs";
 import type { ComponentProps } from "react";
-import { cn } from "../../lib/cn";
+import { cn } from "#web/lib/cn";
 import { tabTriggerClasses } from "./tab-styles";
 
 export const Tabs = TabsPrimitive.Root;

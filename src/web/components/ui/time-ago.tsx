@@ -1,4 +1,4 @@
-import { fullDateTime, timeAgo } from "../../../shared/format";
+import { fullDateTime, timeAgo } from "#shared/format";
 
 /** When something happened as SPEC §9's time text ("3h ago"), with the full date and time on hover. */
 export function TimeAgo({ date, className }: { date: string; className?: string }) {

@@ -18,6 +18,7 @@ export {
   useMyCommunities,
 } from "./api/get-my-communities";
 export type { MyCommunities, MyCommunity } from "./api/get-my-communities";
+export { invalidateCommunity } from "./api/invalidate-community";
 export { YourCommunities } from "./components/your-communities";
 export { CategoryChips } from "./components/category-chips";
 export { CommunityCard, CommunityCardSkeleton, CommunityCover, memberCountText } from "./components/community-card";

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api, unwrap } from "../../../lib/api";
-import { type Me, meQueryKey } from "../../../lib/session";
-import { profileQueryKeys } from "../../profiles";
+import { api, unwrap } from "#web/lib/api";
+import { type Me, meQueryKey } from "#web/lib/session";
+import { profileQueryKeys } from "#web/features/profiles";
 
 export const uploadAvatar = (file: File) => {
   const form = new FormData();

@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { authPost } from "../../../lib/api";
+import { authPost } from "#web/lib/api";
 
 /** The server also ends every other session of the user. */
 export const changePassword = (input: { currentPassword: string; newPassword: string }) =>

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { NotificationSettingsUpdate } from "../../../../shared/validation.schemas";
-import { api, unwrap } from "../../../lib/api";
-import type { paths } from "../../../lib/api-types";
+import type { NotificationSettingsUpdate } from "#shared/validation.schemas";
+import { api, unwrap } from "#web/lib/api";
+import type { paths } from "#web/lib/api-types";
 
 export type NotificationSettings =
   paths["/api/me/notification-settings"]["get"]["responses"][200]["content"]["application/json"];

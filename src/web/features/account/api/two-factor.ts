@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, authPost, unwrap } from "../../../lib/api";
-import { meQueryKey } from "../../../lib/session";
+import { api, authPost, unwrap } from "#web/lib/api";
+import { meQueryKey } from "#web/lib/session";
 
 const factorsKey = ["account", "factors"] as const;
 

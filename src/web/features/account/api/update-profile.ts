@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api, unwrap } from "../../../lib/api";
-import type { paths } from "../../../lib/api-types";
-import { type Me, meQueryKey } from "../../../lib/session";
-import { profileQueryKeys } from "../../profiles";
+import { api, unwrap } from "#web/lib/api";
+import type { paths } from "#web/lib/api-types";
+import { type Me, meQueryKey } from "#web/lib/session";
+import { profileQueryKeys } from "#web/features/profiles";
 
 export type ProfileChanges = NonNullable<
   paths["/api/me/profile"]["patch"]["requestBody"]

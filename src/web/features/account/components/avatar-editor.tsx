@@ -1,12 +1,12 @@
 import { Camera, Trash2 } from "lucide-react";
 import { type ChangeEvent, useEffect, useRef, useState } from "react";
-import { LIMITS } from "../../../../shared/limits";
-import { MSG } from "../../../../shared/messages";
-import { Avatar } from "../../../components/ui/avatar";
-import { Button } from "../../../components/ui/button";
-import { FormMessage } from "../../../components/ui/form-message";
-import { ApiError } from "../../../lib/api";
-import { useFlashMessage } from "../../../lib/use-flash-message";
+import { LIMITS } from "#shared/limits";
+import { MSG } from "#shared/messages";
+import { Avatar } from "#web/components/ui/avatar";
+import { Button } from "#web/components/ui/button";
+import { FormMessage } from "#web/components/ui/form-message";
+import { ApiError } from "#web/lib/api";
+import { useFlashMessage } from "#web/lib/use-flash-message";
 import { useRemoveAvatar, useUploadAvatar } from "../api/avatar";
 
 /** SPEC §8's avatar messages, by what went wrong. */

@@ -1,13 +1,13 @@
 import { LogOut } from "lucide-react";
 import { type FormEvent, useEffect, useState } from "react";
-import { MSG } from "../../../../shared/messages";
-import { checkNewPassword } from "../../../../shared/validation";
-import { Button } from "../../../components/ui/button";
-import { PasswordField } from "../../../components/ui/field";
-import { FormMessage } from "../../../components/ui/form-message";
-import { errorMessage } from "../../../lib/api";
-import { useFlashMessage } from "../../../lib/use-flash-message";
-import { PasswordStrengthMeter } from "../../auth";
+import { MSG } from "#shared/messages";
+import { checkNewPassword } from "#shared/validation";
+import { Button } from "#web/components/ui/button";
+import { PasswordField } from "#web/components/ui/field";
+import { FormMessage } from "#web/components/ui/form-message";
+import { errorMessage } from "#web/lib/api";
+import { useFlashMessage } from "#web/lib/use-flash-message";
+import { PasswordStrengthMeter } from "#web/features/auth";
 import { useChangePassword } from "../api/change-password";
 
 export function ChangePasswordForm({

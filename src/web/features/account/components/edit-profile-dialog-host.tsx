@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from "react";
-import { openAuthDialog } from "../../../lib/auth-dialog-events";
-import { EDIT_PROFILE_EVENT, type EditProfileTab } from "../../../lib/edit-profile-events";
-import { useMe } from "../../../lib/session";
+import { openAuthDialog } from "#web/lib/auth-dialog-events";
+import { EDIT_PROFILE_EVENT, type EditProfileTab } from "#web/lib/edit-profile-events";
+import { useMe } from "#web/lib/session";
 
 const EditProfileDialog = lazy(() => import("./edit-profile-dialog").then((m) => ({ default: m.EditProfileDialog })));
 

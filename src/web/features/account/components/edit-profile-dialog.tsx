@@ -1,11 +1,11 @@
 import { Bell, ShieldCheck, UserRound } from "lucide-react";
 import { useCallback, useState } from "react";
-import { ConfirmDialog } from "../../../components/ui/alert-dialog";
-import { Dialog, DialogContent } from "../../../components/ui/dialog";
-import { Spinner } from "../../../components/ui/spinner";
-import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../../components/ui/tabs";
-import type { EditProfileTab } from "../../../lib/edit-profile-events";
-import { useMe } from "../../../lib/session";
+import { ConfirmDialog } from "#web/components/ui/alert-dialog";
+import { Dialog, DialogContent } from "#web/components/ui/dialog";
+import { Spinner } from "#web/components/ui/spinner";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs";
+import type { EditProfileTab } from "#web/lib/edit-profile-events";
+import { useMe } from "#web/lib/session";
 import { NotificationsTab } from "./notifications-tab";
 import { ProfileTab } from "./profile-tab";
 import { SecurityTab } from "./security-tab";

@@ -1,10 +1,10 @@
 import { useId } from "react";
-import { MSG } from "../../../../shared/messages";
-import { COMMUNITY_FLAG_LABELS, COMMUNITY_FLAGS, type CommunityFlag } from "../../../../shared/notifications";
-import { FormMessage } from "../../../components/ui/form-message";
-import { Spinner } from "../../../components/ui/spinner";
-import { SwitchRow } from "../../../components/ui/switch";
-import { CommunityIcon } from "../../communities";
+import { MSG } from "#shared/messages";
+import { COMMUNITY_FLAG_LABELS, COMMUNITY_FLAGS, type CommunityFlag } from "#shared/notifications";
+import { FormMessage } from "#web/components/ui/form-message";
+import { Spinner } from "#web/components/ui/spinner";
+import { SwitchRow } from "#web/components/ui/switch";
+import { CommunityIcon } from "#web/features/communities";
 import {
   type NotificationSettings,
   useNotificationSettings,

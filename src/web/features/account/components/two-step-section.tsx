@@ -1,14 +1,14 @@
 import { Check, Copy, ShieldCheck, ShieldOff, Smartphone } from "lucide-react";
 import QRCode from "qrcode";
 import { type FormEvent, type ReactNode, useEffect, useState } from "react";
-import { toast } from "../../../lib/toast";
-import { Button } from "../../../components/ui/button";
-import { PasswordField, TextField } from "../../../components/ui/field";
-import { FormMessage } from "../../../components/ui/form-message";
-import { Spinner } from "../../../components/ui/spinner";
-import { cn } from "../../../lib/cn";
-import { useFlashMessage } from "../../../lib/use-flash-message";
-import { shortDate } from "../../../../shared/format";
+import { toast } from "#web/lib/toast";
+import { Button } from "#web/components/ui/button";
+import { PasswordField, TextField } from "#web/components/ui/field";
+import { FormMessage } from "#web/components/ui/form-message";
+import { Spinner } from "#web/components/ui/spinner";
+import { cn } from "#web/lib/cn";
+import { useFlashMessage } from "#web/lib/use-flash-message";
+import { shortDate } from "#shared/format";
 import {
   useConfirmTwoFactor,
   useDisableTwoFactor,

@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { authPost } from "../../../lib/api";
+import { authPost } from "#web/lib/api";
 
 export const requestPasswordReset = ({ email }: { email: string }) =>
   authPost("/request-password-reset", { email, redirectTo: "/reset-password" });

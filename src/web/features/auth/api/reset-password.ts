@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { authPost } from "../../../lib/api";
+import { authPost } from "#web/lib/api";
 
 export const resetPassword = ({ newPassword, token }: { newPassword: string; token: string }) =>
   authPost("/reset-password", { newPassword, token });

@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { authPost } from "../../../lib/api";
+import { authPost } from "#web/lib/api";
 
 export type SignInInput = { email: string; password: string };
 export type SignInResult = { twoFactorRedirect?: boolean; redirect?: boolean; url?: string };

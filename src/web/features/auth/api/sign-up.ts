@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { authPost } from "../../../lib/api";
+import { authPost } from "#web/lib/api";
 
 export type SignUpInput = { name: string; username: string; email: string; password: string; callbackURL: string };
 

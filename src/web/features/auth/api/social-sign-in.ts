@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { authPost } from "../../../lib/api";
+import { authPost } from "#web/lib/api";
 
 /** Starts Google sign-in; the answer's url is Google's consent page. */
 export const socialSignIn = () =>

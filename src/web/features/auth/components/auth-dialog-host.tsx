@@ -1,14 +1,14 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
-import { LIMITS } from "../../../../shared/limits";
+import { LIMITS } from "#shared/limits";
 import {
   AUTH_DIALOG_EVENT,
   AUTH_DIALOG_MODES,
   type AuthDialogMode,
   type AuthDialogRequest,
   openAuthDialog,
-} from "../../../lib/auth-dialog-events";
-import { useMe } from "../../../lib/session";
+} from "#web/lib/auth-dialog-events";
+import { useMe } from "#web/lib/session";
 
 const AuthDialog = lazy(() => import("./auth-dialog").then((m) => ({ default: m.AuthDialog })));
 

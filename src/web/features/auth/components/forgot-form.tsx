@@ -1,10 +1,10 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
-import { emailSchema } from "../../../../shared/validation.schemas";
-import { Button } from "../../../components/ui/button";
-import { FormMessage } from "../../../components/ui/form-message";
-import { EmailField } from "../../../components/ui/field";
+import { emailSchema } from "#shared/validation.schemas";
+import { Button } from "#web/components/ui/button";
+import { FormMessage } from "#web/components/ui/form-message";
+import { EmailField } from "#web/components/ui/field";
 import { useRequestPasswordReset } from "../api/request-password-reset";
 
 const forgotSchema = z.object({ email: emailSchema });

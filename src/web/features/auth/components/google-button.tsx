@@ -1,9 +1,9 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { publicConfigQueryOptions, usePublicConfig } from "../../../lib/public-config";
+import { publicConfigQueryOptions, usePublicConfig } from "#web/lib/public-config";
 import { useSocialSignIn } from "../api/social-sign-in";
-import { Button } from "../../../components/ui/button";
-import { OrDivider } from "../../../components/ui/or-divider";
+import { Button } from "#web/components/ui/button";
+import { OrDivider } from "#web/components/ui/or-divider";
 
 export function GoogleIcon({ className = "size-4" }: { className?: string }) {
   return (

@@ -1,11 +1,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
-import { emailSchema } from "../../../../shared/validation.schemas";
-import { Button } from "../../../components/ui/button";
-import { FormMessage } from "../../../components/ui/form-message";
-import { EmailField, PasswordField } from "../../../components/ui/field";
-import { ApiError } from "../../../lib/api";
+import { emailSchema } from "#shared/validation.schemas";
+import { Button } from "#web/components/ui/button";
+import { FormMessage } from "#web/components/ui/form-message";
+import { EmailField, PasswordField } from "#web/components/ui/field";
+import { ApiError } from "#web/lib/api";
 import { useSendVerificationEmail } from "../api/send-verification-email";
 import { useSignIn } from "../api/sign-in";
 import { GoogleSignIn } from "./google-button";

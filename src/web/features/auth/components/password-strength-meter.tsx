@@ -1,5 +1,5 @@
-import { passwordStrength } from "../../../../shared/password-strength";
-import { cn } from "../../../lib/cn";
+import { passwordStrength } from "#shared/password-strength";
+import { cn } from "#web/lib/cn";
 
 const colors = ["bg-red-600", "bg-red-600", "bg-amber-500", "bg-yellow-500", "bg-lime-600", "bg-emerald-600"];
 const textColors = [

@@ -1,13 +1,13 @@
 import { CircleCheck, KeyRound, LinkIcon } from "lucide-react";
 import { type FormEvent, useEffect, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
-import { LIMITS } from "../../../../shared/limits";
-import { MSG } from "../../../../shared/messages";
-import { checkNewPassword } from "../../../../shared/validation";
-import { Button } from "../../../components/ui/button";
-import { FormMessage } from "../../../components/ui/form-message";
-import { PasswordField } from "../../../components/ui/field";
-import { openAuthDialog } from "../../../lib/auth-dialog-events";
+import { LIMITS } from "#shared/limits";
+import { MSG } from "#shared/messages";
+import { checkNewPassword } from "#shared/validation";
+import { Button } from "#web/components/ui/button";
+import { FormMessage } from "#web/components/ui/form-message";
+import { PasswordField } from "#web/components/ui/field";
+import { openAuthDialog } from "#web/lib/auth-dialog-events";
 import { useResetPassword } from "../api/reset-password";
 import { PasswordStrengthMeter } from "./password-strength-meter";
 

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
-import { Button } from "../../../components/ui/button";
-import { FormMessage } from "../../../components/ui/form-message";
-import { TextField } from "../../../components/ui/field";
+import { Button } from "#web/components/ui/button";
+import { FormMessage } from "#web/components/ui/form-message";
+import { TextField } from "#web/components/ui/field";
 import { useVerifySecondFactor } from "../api/verify-two-factor";
 
 /** The second step of a sign-in with two-step verification on. */

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api, unwrap } from "../../../lib/api";
-import type { paths } from "../../../lib/api-types";
+import { api, unwrap } from "#web/lib/api";
+import type { paths } from "#web/lib/api-types";
 import { directoryQueryRoot } from "./list-directory";
 
 export type CreateCommunityInput = paths["/api/communities"]["post"]["requestBody"]["content"]["application/json"];

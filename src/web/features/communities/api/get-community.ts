@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api, ApiError, unwrap } from "../../../lib/api";
-import type { paths } from "../../../lib/api-types";
+import { api, ApiError, unwrap } from "#web/lib/api";
+import type { paths } from "#web/lib/api-types";
 
 export type CommunityView =
   paths["/api/communities/{communityId}"]["get"]["responses"][200]["content"]["application/json"];

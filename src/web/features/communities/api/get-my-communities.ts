@@ -1,7 +1,7 @@
 import { type QueryClient, queryOptions, useQuery } from "@tanstack/react-query";
-import { api, unwrap } from "../../../lib/api";
-import type { paths } from "../../../lib/api-types";
-import { useMe } from "../../../lib/session";
+import { api, unwrap } from "#web/lib/api";
+import type { paths } from "#web/lib/api-types";
+import { useMe } from "#web/lib/session";
 import { communityQueryKeys } from "./get-community";
 
 export type MyCommunities = paths["/api/me/communities"]["get"]["responses"][200]["content"]["application/json"];

@@ -1,7 +1,7 @@
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
-import type { CommunityCategory } from "../../../../shared/communities";
-import { api, unwrap } from "../../../lib/api";
-import type { paths } from "../../../lib/api-types";
+import type { CommunityCategory } from "#shared/communities";
+import { api, unwrap } from "#web/lib/api";
+import type { paths } from "#web/lib/api-types";
 import { communityQueryKeys } from "./get-community";
 
 export type DirectoryPage = paths["/api/communities"]["get"]["responses"][200]["content"]["application/json"];

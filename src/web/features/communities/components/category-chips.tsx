@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
-import { COMMUNITY_CATEGORIES } from "../../../../shared/communities";
-import { cn } from "../../../lib/cn";
+import { COMMUNITY_CATEGORIES } from "#shared/communities";
+import { cn } from "#web/lib/cn";
 
 const CHIPS = [
   { id: null, label: "All", path: "/" },

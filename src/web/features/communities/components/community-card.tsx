@@ -1,9 +1,9 @@
 import { Users } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
-import { priceText } from "../../../../shared/communities";
-import { formatCount } from "../../../../shared/format";
-import { cn } from "../../../lib/cn";
+import { priceText } from "#shared/communities";
+import { formatCount } from "#shared/format";
+import { cn } from "#web/lib/cn";
 import type { DirectoryCard } from "../api/list-directory";
 import { CommunityIcon } from "./community-icon";
 

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { cn } from "../../../lib/cn";
+import { cn } from "#web/lib/cn";
 
 const pixels = { sm: 32, md: 48, lg: 64, xl: 96 } as const;
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
-import { ROLE_LABELS, isManager } from "../../../../shared/roles";
+import { ROLE_LABELS, isManager } from "#shared/roles";
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -8,8 +8,8 @@ import {
   DropdownMenuLabel,
   DropdownMenuSeparator,
   DropdownMenuTrigger,
-} from "../../../components/ui/dropdown-menu";
-import { cn } from "../../../lib/cn";
+} from "#web/components/ui/dropdown-menu";
+import { cn } from "#web/lib/cn";
 import { isCommunity, type MyCommunity, useMyCommunities } from "../api/get-my-communities";
 import { CommunityIcon } from "./community-icon";
 

@@ -2,15 +2,15 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm, useWatch } from "react-hook-form";
 import { useNavigate } from "react-router";
 import type { z } from "zod";
-import { createCommunitySchema } from "../../../../shared/communities.schemas";
-import { LIMITS } from "../../../../shared/limits";
-import { MSG } from "../../../../shared/messages";
-import { Button } from "../../../components/ui/button";
-import { Dialog, DialogContent } from "../../../components/ui/dialog";
-import { TextField } from "../../../components/ui/field";
-import { FormMessage } from "../../../components/ui/form-message";
-import { errorMessage } from "../../../lib/api";
-import { cn } from "../../../lib/cn";
+import { createCommunitySchema } from "#shared/communities.schemas";
+import { LIMITS } from "#shared/limits";
+import { MSG } from "#shared/messages";
+import { Button } from "#web/components/ui/button";
+import { Dialog, DialogContent } from "#web/components/ui/dialog";
+import { TextField } from "#web/components/ui/field";
+import { FormMessage } from "#web/components/ui/form-message";
+import { errorMessage } from "#web/lib/api";
+import { cn } from "#web/lib/cn";
 import { useCreateCommunityMutation } from "../api/create-community";
 
 /** Server answers a person can act on; anything else reads as the spec's generic failure. */

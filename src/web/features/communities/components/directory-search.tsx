@@ -1,8 +1,8 @@
 import { Search, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { COMMUNITY_LIMITS } from "../../../../shared/communities";
-import { cn } from "../../../lib/cn";
-import { inputClasses } from "../../../components/ui/field";
+import { COMMUNITY_LIMITS } from "#shared/communities";
+import { cn } from "#web/lib/cn";
+import { inputClasses } from "#web/components/ui/field";
 
 const DEBOUNCE_MS = 300;
 

@@ -1,8 +1,8 @@
 import { CloudOff, Compass, RotateCw } from "lucide-react";
 import { type ReactNode, useEffect, useMemo, useRef } from "react";
-import { MSG } from "../../../../shared/messages";
-import { Button } from "../../../components/ui/button";
-import { cn } from "../../../lib/cn";
+import { MSG } from "#shared/messages";
+import { Button } from "#web/components/ui/button";
+import { cn } from "#web/lib/cn";
 import { type DirectoryFilters, useDirectory } from "../api/list-directory";
 import { CommunityCard, CommunityCardSkeleton } from "./community-card";
 

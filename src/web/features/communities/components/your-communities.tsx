@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { ROLE_LABELS, isManager } from "../../../../shared/roles";
+import { ROLE_LABELS, isManager } from "#shared/roles";
 import { useMyCommunities } from "../api/get-my-communities";
 import { CommunityIcon } from "./community-icon";
 

@@ -1,6 +1,6 @@
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { useMemo } from "react";
-import { type CommunityView, communityQueryKeys } from "../../communities";
+import { type CommunityView, communityQueryKeys } from "#web/features/communities";
 
 /**
  * A community is cached once per way it was asked for (id, slug, custom slug): a change is written

@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { api, unwrap } from "../../../lib/api";
+import { api, unwrap } from "#web/lib/api";
 import { useCommunityCache } from "./community-cache";
 
 export const deleteCommunity = (communityId: string) =>

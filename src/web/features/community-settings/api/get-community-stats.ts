@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api, unwrap } from "../../../lib/api";
-import type { paths } from "../../../lib/api-types";
-import { communityQueryKeys } from "../../communities";
+import { api, unwrap } from "#web/lib/api";
+import type { paths } from "#web/lib/api-types";
+import { communityQueryKeys } from "#web/features/communities";
 
 export type CommunityStats =
   paths["/api/communities/{communityId}/stats"]["get"]["responses"][200]["content"]["application/json"];

@@ -1,6 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
-import { api, unwrap } from "../../../lib/api";
-import type { paths } from "../../../lib/api-types";
+import { api, unwrap } from "#web/lib/api";
+import type { paths } from "#web/lib/api-types";
 import { useCommunityCache } from "./community-cache";
 
 export type PostCategoryInput = NonNullable<

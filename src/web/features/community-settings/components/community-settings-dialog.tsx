@@ -21,12 +21,12 @@ import {
   useState,
   useSyncExternalStore,
 } from "react";
-import type { Permission } from "../../../../shared/roles";
-import { ConfirmDialog } from "../../../components/ui/alert-dialog";
-import { overlayClasses } from "../../../components/ui/dialog";
-import { FormMessage } from "../../../components/ui/form-message";
-import { cn } from "../../../lib/cn";
-import { CommunityIcon, type CommunityView } from "../../communities";
+import type { Permission } from "#shared/roles";
+import { ConfirmDialog } from "#web/components/ui/alert-dialog";
+import { overlayClasses } from "#web/components/ui/dialog";
+import { FormMessage } from "#web/components/ui/form-message";
+import { cn } from "#web/lib/cn";
+import { CommunityIcon, type CommunityView } from "#web/features/communities";
 import { CategoriesTab } from "./categories-tab";
 import { DashboardTab } from "./dashboard-tab";
 import { DiscoveryTab } from "./discovery-tab";

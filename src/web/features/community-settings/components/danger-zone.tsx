@@ -2,14 +2,14 @@ import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import { TriangleAlert } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { useNavigate } from "react-router";
-import { toast } from "../../../lib/toast";
-import { Button, buttonClasses } from "../../../components/ui/button";
-import { overlayClasses } from "../../../components/ui/dialog";
-import { TextField } from "../../../components/ui/field";
-import { FormMessage } from "../../../components/ui/form-message";
-import { errorMessage } from "../../../lib/api";
-import { cn } from "../../../lib/cn";
-import type { CommunityView } from "../../communities";
+import { toast } from "#web/lib/toast";
+import { Button, buttonClasses } from "#web/components/ui/button";
+import { overlayClasses } from "#web/components/ui/dialog";
+import { TextField } from "#web/components/ui/field";
+import { FormMessage } from "#web/components/ui/form-message";
+import { errorMessage } from "#web/lib/api";
+import { cn } from "#web/lib/cn";
+import type { CommunityView } from "#web/features/communities";
 import { useDeleteCommunity } from "../api/delete-community";
 
 /** The owner deletes the community after typing its name; then home. */

@@ -1,7 +1,7 @@
 import { Activity, CalendarDays, Hourglass, MessageSquare, Radio, UserPlus, Users } from "lucide-react";
-import { formatCount } from "../../../../shared/format";
-import { FormMessage } from "../../../components/ui/form-message";
-import type { CommunityView } from "../../communities";
+import { formatCount } from "#shared/format";
+import { FormMessage } from "#web/components/ui/form-message";
+import type { CommunityView } from "#web/features/communities";
 import { PanelBody, PanelHeader, StatCard } from "./settings-panel";
 import { JoinsChart, StatsGate } from "./stats-view";
 

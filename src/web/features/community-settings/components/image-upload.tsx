@@ -1,12 +1,12 @@
 import { ImagePlus, Upload } from "lucide-react";
 import { type ChangeEvent, useEffect, useRef, useState } from "react";
-import { COMMUNITY_LIMITS } from "../../../../shared/communities";
-import { MSG } from "../../../../shared/messages";
-import { Button } from "../../../components/ui/button";
-import { FormMessage } from "../../../components/ui/form-message";
-import { ApiError } from "../../../lib/api";
-import { useFlashMessage } from "../../../lib/use-flash-message";
-import { CommunityIcon, type CommunityView } from "../../communities";
+import { COMMUNITY_LIMITS } from "#shared/communities";
+import { MSG } from "#shared/messages";
+import { Button } from "#web/components/ui/button";
+import { FormMessage } from "#web/components/ui/form-message";
+import { ApiError } from "#web/lib/api";
+import { useFlashMessage } from "#web/lib/use-flash-message";
+import { CommunityIcon, type CommunityView } from "#web/features/communities";
 import { type CommunityImageKind, useUploadCommunityImage } from "../api/upload-community-image";
 
 const COVER_TYPES = ["image/jpeg", "image/png", "image/webp", "image/gif"];

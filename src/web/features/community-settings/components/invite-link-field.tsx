@@ -1,9 +1,9 @@
 import { Check, Copy } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import { Button } from "../../../components/ui/button";
-import { inputClasses } from "../../../components/ui/field";
-import { Label } from "../../../components/ui/label";
-import { cn } from "../../../lib/cn";
+import { Button } from "#web/components/ui/button";
+import { inputClasses } from "#web/components/ui/field";
+import { Label } from "#web/components/ui/label";
+import { cn } from "#web/lib/cn";
 
 export const inviteUrl = (code: string) => `${window.location.origin}/invite/${code}`;
 

@@ -1,5 +1,5 @@
 import { ArrowDown, ArrowUp, Trash2 } from "lucide-react";
-import { Button } from "../../../components/ui/button";
+import { Button } from "#web/components/ui/button";
 
 /** Move up, move down and remove, for one row of an ordered list. */
 export function ListRowActions({

@@ -1,5 +1,5 @@
-import { COMMUNITY_ROLES, ROLE_LABELS } from "../../../../shared/roles";
-import type { CommunityView } from "../../communities";
+import { COMMUNITY_ROLES, ROLE_LABELS } from "#shared/roles";
+import type { CommunityView } from "#web/features/communities";
 import { PanelBody, PanelHeader, PanelSection } from "./settings-panel";
 import { JoinsChart, StatsGate } from "./stats-view";
 

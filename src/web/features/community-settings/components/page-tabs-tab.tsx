@@ -1,8 +1,8 @@
 import { useEffect, useMemo } from "react";
 import { Controller, useForm } from "react-hook-form";
-import { SwitchRow } from "../../../components/ui/switch";
-import { useFlashMessage } from "../../../lib/use-flash-message";
-import type { CommunityView } from "../../communities";
+import { SwitchRow } from "#web/components/ui/switch";
+import { useFlashMessage } from "#web/lib/use-flash-message";
+import type { CommunityView } from "#web/features/communities";
 import { useUpdateCommunity } from "../api/update-community";
 import { PanelBody, PanelHeader, SaveBar, type SettingsTabProps } from "./settings-panel";
 

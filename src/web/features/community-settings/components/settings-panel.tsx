@@ -1,10 +1,10 @@
 import type { ReactNode } from "react";
-import { MSG } from "../../../../shared/messages";
-import { Button } from "../../../components/ui/button";
-import { FormMessage } from "../../../components/ui/form-message";
-import { errorMessage } from "../../../lib/api";
-import { cn } from "../../../lib/cn";
-import type { CommunityView } from "../../communities";
+import { MSG } from "#shared/messages";
+import { Button } from "#web/components/ui/button";
+import { FormMessage } from "#web/components/ui/form-message";
+import { errorMessage } from "#web/lib/api";
+import { cn } from "#web/lib/cn";
+import type { CommunityView } from "#web/features/communities";
 
 /**
  * The text a failed save shows: the server's message when it is specific (a validation error, a

@@ -1,7 +1,7 @@
 import { RefreshCw } from "lucide-react";
 import type { ReactNode } from "react";
-import { Button } from "../../../components/ui/button";
-import { FormMessage } from "../../../components/ui/form-message";
+import { Button } from "#web/components/ui/button";
+import { FormMessage } from "#web/components/ui/form-message";
 import { type CommunityStats, useCommunityStats } from "../api/get-community-stats";
 
 const dayFormat = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", timeZone: "UTC" });

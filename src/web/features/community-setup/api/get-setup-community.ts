@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { communityQueryOptions } from "../../communities";
-import { communityStatsQueryOptions } from "../../community-settings";
+import { communityQueryOptions } from "#web/features/communities";
+import { communityStatsQueryOptions } from "#web/features/community-settings";
 
 /**
  * Invites are accepted elsewhere, by other people: while the checklist is open the community is

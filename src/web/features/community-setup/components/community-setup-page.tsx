@@ -1,17 +1,17 @@
 import { useEffect, useState } from "react";
 import { Navigate, useNavigate } from "react-router";
-import { toast } from "../../../lib/toast";
-import { MSG } from "../../../../shared/messages";
-import { isManager } from "../../../../shared/roles";
-import { NotFoundView } from "../../../components/not-found-view";
-import { Button } from "../../../components/ui/button";
-import { FormMessage } from "../../../components/ui/form-message";
-import { Spinner } from "../../../components/ui/spinner";
-import { ApiError } from "../../../lib/api";
-import { useMe } from "../../../lib/session";
+import { toast } from "#web/lib/toast";
+import { MSG } from "#shared/messages";
+import { isManager } from "#shared/roles";
+import { NotFoundView } from "#web/components/not-found-view";
+import { Button } from "#web/components/ui/button";
+import { FormMessage } from "#web/components/ui/form-message";
+import { Spinner } from "#web/components/ui/spinner";
+import { ApiError } from "#web/lib/api";
+import { useMe } from "#web/lib/session";
 import { useSetupCommunity } from "../api/get-setup-community";
 import { SetupChecklist } from "./setup-checklist";
-import { BrowseCommunitiesLink } from "../../../components/browse-communities-link";
+import { BrowseCommunitiesLink } from "#web/components/browse-communities-link";
 
 const communityPath = (idOrSlug: string) => `/community/${encodeURIComponent(idOrSlug)}`;
 

@@ -1,24 +1,19 @@
 import { ArrowRight, Check, ImagePlus, PenLine, Settings, Sparkles, UserPlus, Users } from "lucide-react";
 import { type ComponentType, type ReactNode, useRef, useState } from "react";
 import { Link } from "react-router";
-import { toast } from "../../../lib/toast";
-import {
-  ONBOARDING_INVITES_NEEDED,
-  ONBOARDING_TASKS,
-  type OnboardingTask,
-  priceText,
-} from "../../../../shared/communities";
-import { formatCount } from "../../../../shared/format";
-import { Button, buttonClasses } from "../../../components/ui/button";
-import { cn } from "../../../lib/cn";
-import { CommunityIcon, type CommunityView } from "../../communities";
+import { toast } from "#web/lib/toast";
+import { ONBOARDING_INVITES_NEEDED, ONBOARDING_TASKS, type OnboardingTask, priceText } from "#shared/communities";
+import { formatCount } from "#shared/format";
+import { Button, buttonClasses } from "#web/components/ui/button";
+import { cn } from "#web/lib/cn";
+import { CommunityIcon, type CommunityView } from "#web/features/communities";
 import {
   CommunitySettingsDialog,
   type CommunitySettingsSection,
   type CommunitySettingsTab,
   InviteLinkField,
-} from "../../community-settings";
-import { PostComposer } from "../../posts";
+} from "#web/features/community-settings";
+import { PostComposer } from "#web/features/posts";
 import { useInviteJoins } from "../api/get-setup-community";
 
 const TASK_DETAILS: Record<OnboardingTask, { icon: ComponentType<{ className?: string }>; description: string }> = {

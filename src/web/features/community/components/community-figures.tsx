@@ -1,6 +1,6 @@
-import { formatCount } from "../../../../shared/format";
-import { cn } from "../../../lib/cn";
-import type { CommunityView } from "../../communities";
+import { formatCount } from "#shared/format";
+import { cn } from "#web/lib/cn";
+import type { CommunityView } from "#web/features/communities";
 
 /** Members, Online and Admins: the three figures of the side cards. */
 export function CommunityFigures({

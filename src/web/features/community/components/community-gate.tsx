@@ -1,11 +1,11 @@
 import { Lock, LogIn } from "lucide-react";
 import { useLocation } from "react-router";
-import { MSG } from "../../../../shared/messages";
-import { BrowseCommunitiesLink } from "../../../components/browse-communities-link";
-import { NotFoundView } from "../../../components/not-found-view";
-import { Button } from "../../../components/ui/button";
-import { openAuthDialog } from "../../../lib/auth-dialog-events";
-import { useMe } from "../../../lib/session";
+import { MSG } from "#shared/messages";
+import { BrowseCommunitiesLink } from "#web/components/browse-communities-link";
+import { NotFoundView } from "#web/components/not-found-view";
+import { Button } from "#web/components/ui/button";
+import { openAuthDialog } from "#web/lib/auth-dialog-events";
+import { useMe } from "#web/lib/session";
 
 /** What /community/:communityId shows when the community is missing, or private to the viewer. */
 export function CommunityGate({ kind }: { kind: "not-found" | "private" }) {

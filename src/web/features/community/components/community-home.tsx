@@ -10,26 +10,26 @@ import {
 } from "lucide-react";
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
-import { formatCount } from "../../../../shared/format";
-import { can, isManager } from "../../../../shared/roles";
-import { Spinner } from "../../../components/ui/spinner";
-import { TabBar, tabPanelProps } from "../../../components/ui/tab-bar";
-import { type CommunityView, CommunityIcon } from "../../communities";
+import { formatCount } from "#shared/format";
+import { can, isManager } from "#shared/roles";
+import { Spinner } from "#web/components/ui/spinner";
+import { TabBar, tabPanelProps } from "#web/components/ui/tab-bar";
+import { type CommunityView, CommunityIcon } from "#web/features/communities";
 import { CommunitySidebar } from "./community-sidebar";
-import { RoleBadge } from "./role-badge";
+import { RoleBadge } from "#web/features/members";
 import { CommunityTab } from "./tabs/community-tab";
+import { LeaderboardsTab } from "#web/features/leaderboards";
+import { MembersTab } from "#web/features/members";
 
 // The Community tab (the feed) comes with the page; every other tab loads when it is first opened.
 const AboutTab = lazy(() => import("./tabs/about-tab").then((m) => ({ default: m.AboutTab })));
 const AdminTab = lazy(() => import("./tabs/admin-tab").then((m) => ({ default: m.AdminTab })));
 const CoursesTab = lazy(() => import("./tabs/courses-tab").then((m) => ({ default: m.CoursesTab })));
-const LeaderboardsTab = lazy(() => import("./tabs/leaderboards-tab").then((m) => ({ default: m.LeaderboardsTab })));
 const MapTab = lazy(() => import("./tabs/map-tab").then((m) => ({ default: m.MapTab })));
-const MembersTab = lazy(() => import("./tabs/members-tab").then((m) => ({ default: m.MembersTab })));
 
 // The settings dialog is large and only for owners and admins: its code loads on first opening.
 const CommunitySettingsDialog = lazy(() =>
-  import("../../community-settings").then((m) => ({ default: m.CommunitySettingsDialog })),
+  import("#web/features/community-settings").then((m) => ({ default: m.CommunitySettingsDialog })),
 );
 
 export type HomeTab = "community" | "courses" | "members" | "map" | "leaderboards" | "about" | "admin";

@@ -12,14 +12,14 @@ import {
 } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { Link } from "react-router";
-import { categoryLabel, priceText } from "../../../../shared/communities";
-import { formatCount } from "../../../../shared/format";
-import { Avatar } from "../../../components/ui/avatar";
-import { Button } from "../../../components/ui/button";
-import { cn } from "../../../lib/cn";
-import { type CommunityView, CommunityIcon } from "../../communities";
+import { categoryLabel, priceText } from "#shared/communities";
+import { formatCount } from "#shared/format";
+import { Avatar } from "#web/components/ui/avatar";
+import { Button } from "#web/components/ui/button";
+import { cn } from "#web/lib/cn";
+import { type CommunityView, CommunityIcon } from "#web/features/communities";
 import { CommunityFigures } from "./community-figures";
-import { joinLabel, useJoinAction } from "./use-membership";
+import { joinLabel, useJoinAction } from "#web/features/members";
 
 /** What a visitor or non-member sees of a public community (SPEC §2), with the JOIN button. */
 export function CommunityLanding({ community: c }: { community: CommunityView }) {

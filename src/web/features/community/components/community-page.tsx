@@ -1,8 +1,8 @@
 import { lazy, Suspense } from "react";
-import { ErrorFallback } from "../../../components/error-fallback";
-import { ApiError } from "../../../lib/api";
-import { useMe } from "../../../lib/session";
-import { useCommunity } from "../../communities";
+import { ErrorFallback } from "#web/components/error-fallback";
+import { ApiError } from "#web/lib/api";
+import { useMe } from "#web/lib/session";
+import { useCommunity } from "#web/features/communities";
 
 // A member's home (tabs, feed, composer) and a visitor's landing page are separate chunks, so
 // neither downloads the other. Which one is likely is known from the session (signed out: the

@@ -1,17 +1,17 @@
 import { Check, ClipboardList, Copy, Crown, Info, Link2, LogOut, Settings } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
-import { toast } from "../../../lib/toast";
-import { ONBOARDING_TASKS, priceText } from "../../../../shared/communities";
-import { can, isRole } from "../../../../shared/roles";
-import { ConfirmDialog } from "../../../components/ui/alert-dialog";
-import { Button, buttonClasses } from "../../../components/ui/button";
-import { cn } from "../../../lib/cn";
-import { type CommunityView, CommunityIcon } from "../../communities";
+import { toast } from "#web/lib/toast";
+import { ONBOARDING_TASKS, priceText } from "#shared/communities";
+import { can, isRole } from "#shared/roles";
+import { ConfirmDialog } from "#web/components/ui/alert-dialog";
+import { Button, buttonClasses } from "#web/components/ui/button";
+import { cn } from "#web/lib/cn";
+import { type CommunityView, CommunityIcon } from "#web/features/communities";
 import { CommunityFigures } from "./community-figures";
 import type { HomeTab } from "./community-home";
-import { RoleBadge } from "./role-badge";
-import { useLeaveAction } from "./use-membership";
+import { RoleBadge } from "#web/features/members";
+import { useLeaveAction } from "#web/features/members";
 
 /** The member home's side card (SPEC §2): who the community is, your place in it, and shortcuts. */
 export function CommunitySidebar({

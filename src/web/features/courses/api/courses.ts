@@ -1,7 +1,7 @@
 import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, ApiError, unwrap } from "../../../lib/api";
-import type { paths } from "../../../lib/api-types";
-import { communityQueryKeys } from "../../communities";
+import { api, ApiError, unwrap } from "#web/lib/api";
+import type { paths } from "#web/lib/api-types";
+import { communityQueryKeys } from "#web/features/communities";
 
 export type CourseList =
   paths["/api/communities/{communityId}/courses"]["get"]["responses"][200]["content"]["application/json"];

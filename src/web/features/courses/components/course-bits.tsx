@@ -1,5 +1,5 @@
 import { GraduationCap, Lock } from "lucide-react";
-import { cn } from "../../../lib/cn";
+import { cn } from "#web/lib/cn";
 import { coursePriceText } from "../format";
 
 /** A course's progress: a bar with its percentage, announced as a progress bar. */

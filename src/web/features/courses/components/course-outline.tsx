@@ -1,8 +1,8 @@
 import { ChevronDown, ChevronUp, CircleCheck, CirclePlay, Lock, Pencil, Plus, Trash2 } from "lucide-react";
 import { type ReactNode, useId } from "react";
 import { Link } from "react-router";
-import { Button } from "../../../components/ui/button";
-import { cn } from "../../../lib/cn";
+import { Button } from "#web/components/ui/button";
+import { cn } from "#web/lib/cn";
 import type { CourseDetail, CourseModule, Lesson } from "../api/courses";
 import { allLessons, durationText } from "../format";
 

@@ -16,16 +16,16 @@ import {
 } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from "react-router";
-import { toast } from "../../../lib/toast";
-import { COURSE_MESSAGES } from "../../../../shared/courses";
-import { ErrorFallback } from "../../../components/error-fallback";
-import { NotFoundView } from "../../../components/not-found-view";
-import { ConfirmDialog } from "../../../components/ui/alert-dialog";
-import { Button, buttonClasses } from "../../../components/ui/button";
-import { ApiError, errorMessage } from "../../../lib/api";
-import { openAuthDialog } from "../../../lib/auth-dialog-events";
-import { cn } from "../../../lib/cn";
-import { useMe } from "../../../lib/session";
+import { toast } from "#web/lib/toast";
+import { COURSE_MESSAGES } from "#shared/courses";
+import { ErrorFallback } from "#web/components/error-fallback";
+import { NotFoundView } from "#web/components/not-found-view";
+import { ConfirmDialog } from "#web/components/ui/alert-dialog";
+import { Button, buttonClasses } from "#web/components/ui/button";
+import { ApiError, errorMessage } from "#web/lib/api";
+import { openAuthDialog } from "#web/lib/auth-dialog-events";
+import { cn } from "#web/lib/cn";
+import { useMe } from "#web/lib/session";
 import {
   type CourseDetail,
   type CourseModule,

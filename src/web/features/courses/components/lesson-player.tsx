@@ -1,8 +1,8 @@
 import { ExternalLink, Lock, LogIn, ShoppingCart, VideoOff } from "lucide-react";
 import { useRef } from "react";
 import { Link } from "react-router";
-import { COURSE_LIMITS, COURSE_MESSAGES, lessonVideo } from "../../../../shared/courses";
-import { Button, buttonClasses } from "../../../components/ui/button";
+import { COURSE_LIMITS, COURSE_MESSAGES, lessonVideo } from "#shared/courses";
+import { Button, buttonClasses } from "#web/components/ui/button";
 import type { Lesson } from "../api/courses";
 
 const names = { youtube: "YouTube video", vimeo: "Vimeo video" } as const;

@@ -1,12 +1,12 @@
 import { type FormEvent, useState } from "react";
-import { toast } from "../../../lib/toast";
-import { COURSE_LIMITS } from "../../../../shared/courses";
-import { moduleSchema } from "../../../../shared/courses.schemas";
-import { Button } from "../../../components/ui/button";
-import { Dialog, DialogContent } from "../../../components/ui/dialog";
-import { TextareaField, TextField } from "../../../components/ui/field";
-import { FormMessage } from "../../../components/ui/form-message";
-import { errorMessage } from "../../../lib/api";
+import { toast } from "#web/lib/toast";
+import { COURSE_LIMITS } from "#shared/courses";
+import { moduleSchema } from "#shared/courses.schemas";
+import { Button } from "#web/components/ui/button";
+import { Dialog, DialogContent } from "#web/components/ui/dialog";
+import { TextareaField, TextField } from "#web/components/ui/field";
+import { FormMessage } from "#web/components/ui/form-message";
+import { errorMessage } from "#web/lib/api";
 import { type CourseModule, useCourseMutations } from "../api/courses";
 import { SPECIFIC_CODES } from "./course-form-dialog";
 

@@ -1,9 +1,9 @@
 import { GraduationCap } from "lucide-react";
 import { useRef } from "react";
-import { toast } from "../../../lib/toast";
-import { SimulatedCardForm } from "../../../components/simulated-card-form";
-import { Dialog, DialogContent } from "../../../components/ui/dialog";
-import { errorMessage } from "../../../lib/api";
+import { toast } from "#web/lib/toast";
+import { SimulatedCardForm } from "#web/features/billing";
+import { Dialog, DialogContent } from "#web/components/ui/dialog";
+import { errorMessage } from "#web/lib/api";
 import { type CourseDetail, useCourseMutations } from "../api/courses";
 import { allLessons, coursePriceText, lessonsText } from "../format";
 import { SPECIFIC_CODES } from "./course-form-dialog";

@@ -1,5 +1,5 @@
 import { ChevronLeft, ChevronRight, Pause, Play } from "lucide-react";
-import { cn } from "../../../lib/cn";
+import { cn } from "#web/lib/cn";
 
 const round = cn(
   "inline-flex size-10 shrink-0 cursor-pointer items-center justify-center rounded-full transition-colors",

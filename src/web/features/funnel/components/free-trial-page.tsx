@@ -1,14 +1,14 @@
 import { CheckCircle2 } from "lucide-react";
 import { type FormEvent, lazy, Suspense, useId, useState } from "react";
-import { FREE_TRIAL_PAGE_PRICE, TRIAL_DAYS } from "../../../../shared/plans";
-import { Button } from "../../../components/ui/button";
-import { inputClasses } from "../../../components/ui/field";
-import { OrDivider } from "../../../components/ui/or-divider";
-import { openAuthDialog } from "../../../lib/auth-dialog-events";
-import { cn } from "../../../lib/cn";
-import { useMe } from "../../../lib/session";
-import { GoogleIcon, useGoogleSignIn } from "../../auth/google";
-import { PRICING_PATH, useStartTrial } from "./start-trial";
+import { FREE_TRIAL_PAGE_PRICE, TRIAL_DAYS } from "#shared/plans";
+import { Button } from "#web/components/ui/button";
+import { inputClasses } from "#web/components/ui/field";
+import { OrDivider } from "#web/components/ui/or-divider";
+import { openAuthDialog } from "#web/lib/auth-dialog-events";
+import { cn } from "#web/lib/cn";
+import { useMe } from "#web/lib/session";
+import { GoogleIcon, useGoogleSignIn } from "#web/features/auth";
+import { PRICING_PATH, useStartTrial } from "#web/features/billing";
 
 export const NO_CARD = "No credit card required, cancel anytime";
 export const START_CARD_EMAIL_ID = "free-trial-email";

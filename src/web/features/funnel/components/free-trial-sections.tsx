@@ -1,7 +1,7 @@
 import { ArrowUp, Check } from "lucide-react";
-import { FREE_TRIAL_PAGE_PRICE, TRIAL_DAYS } from "../../../../shared/plans";
-import { Button } from "../../../components/ui/button";
-import { cn } from "../../../lib/cn";
+import { FREE_TRIAL_PAGE_PRICE, TRIAL_DAYS } from "#shared/plans";
+import { Button } from "#web/components/ui/button";
+import { cn } from "#web/lib/cn";
 import { CREATOR_STORIES, FEATURES, KICKSTARTER_PLAN, STATS } from "../data";
 import { useReducedMotion } from "../use-reduced-motion";
 import { NO_CARD, START_CARD_EMAIL_ID } from "./free-trial-page";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { Logo } from "../../../components/layout/logo";
+import { Logo } from "#web/components/layout/logo";
 import { FOOTER_LISTS } from "../data";
 
 /** /free-trial's footer: Product, Company, Resources and Legal lists (SPEC §2). */

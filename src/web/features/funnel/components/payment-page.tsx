@@ -1,11 +1,11 @@
 import { CalendarCheck } from "lucide-react";
 import { useState } from "react";
 import { useNavigate } from "react-router";
-import { PLANS, type PlanId, TRIAL_DAYS } from "../../../../shared/plans";
-import { SimulatedCardForm } from "../../../components/simulated-card-form";
-import { Dialog, DialogContent } from "../../../components/ui/dialog";
-import { errorMessage } from "../../../lib/api";
-import { useStartTrialMutation } from "../api/start-trial";
+import { PLANS, type PlanId, TRIAL_DAYS } from "#shared/plans";
+import { SimulatedCardForm } from "#web/features/billing";
+import { Dialog, DialogContent } from "#web/components/ui/dialog";
+import { errorMessage } from "#web/lib/api";
+import { useStartTrialMutation } from "#web/features/billing";
 import { dateFormat, PricingPage, usePlanParam, useSignedInOrHome } from "./pricing-page";
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,4 +1,4 @@
-import { cn } from "../../../lib/cn";
+import { cn } from "#web/lib/cn";
 
 /** A drawn portrait (a bundled SVG), sized up front so nothing shifts when it decodes. */
 export function Portrait({

@@ -1,11 +1,11 @@
 import { ArrowRight, Check, Info, Sparkles } from "lucide-react";
 import { useEffect } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { DEFAULT_PLAN, PLAN_IDS, PLANS, type PlanId, TRIAL_DAYS } from "../../../../shared/plans";
-import { Button } from "../../../components/ui/button";
-import { cn } from "../../../lib/cn";
-import { useMe } from "../../../lib/session";
-import { useBillingPlan } from "../api/billing-plan";
+import { DEFAULT_PLAN, PLAN_IDS, PLANS, type PlanId, TRIAL_DAYS } from "#shared/plans";
+import { Button } from "#web/components/ui/button";
+import { cn } from "#web/lib/cn";
+import { useMe } from "#web/lib/session";
+import { useBillingPlan } from "#web/features/billing";
 import { FEATURES } from "../data";
 
 const isPlan = (value: string | null): value is PlanId => (PLAN_IDS as readonly string[]).includes(value ?? "");

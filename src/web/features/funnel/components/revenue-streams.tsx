@@ -1,5 +1,5 @@
 import { type KeyboardEvent, useRef } from "react";
-import { cn } from "../../../lib/cn";
+import { cn } from "#web/lib/cn";
 import { REVENUE_STREAMS } from "../data";
 import { CarouselControls } from "./carousel-controls";
 import { SPEED_800_MS, useCarousel } from "./use-carousel";

@@ -1,9 +1,9 @@
 import { ArrowRight, CheckCircle2, Star } from "lucide-react";
-import { PLANS, TRIAL_DAYS } from "../../../../shared/plans";
-import { Button } from "../../../components/ui/button";
+import { PLANS, TRIAL_DAYS } from "#shared/plans";
+import { Button } from "#web/components/ui/button";
 import { SIGNUP_FEATURES, SIGNUP_TESTIMONIALS, STATS } from "../data";
 import { Portrait } from "./portrait";
-import { useStartTrial } from "./start-trial";
+import { useStartTrial } from "#web/features/billing";
 import { TestimonialRotator } from "./testimonial-rotator";
 
 export const GET_STARTED = "Get Started - 14 Day Free Trial";

@@ -1,6 +1,6 @@
 import { Quote, TrendingUp, Users } from "lucide-react";
 import { useEffect, useState } from "react";
-import { cn } from "../../../lib/cn";
+import { cn } from "#web/lib/cn";
 import type { Testimonial } from "../data";
 import { useReducedMotion } from "../use-reduced-motion";
 import { CarouselControls, CarouselDots } from "./carousel-controls";

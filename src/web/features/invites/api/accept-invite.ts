@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api, unwrap } from "../../../lib/api";
-import { communityQueryKeys, directoryQueryRoot } from "../../communities";
+import { api, unwrap } from "#web/lib/api";
+import { communityQueryKeys, directoryQueryRoot } from "#web/features/communities";
 
 export const acceptInvite = (inviteCode: string) =>
   unwrap(api.POST("/api/invites/{inviteCode}/accept", { params: { path: { inviteCode } } }));

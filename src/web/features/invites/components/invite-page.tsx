@@ -1,16 +1,16 @@
 import { Link2Off, Lock, MailOpen, RotateCw, ShieldOff } from "lucide-react";
 import { type ReactNode, useEffect } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
-import { toast } from "../../../lib/toast";
-import { priceText } from "../../../../shared/communities";
-import { formatCount } from "../../../../shared/format";
-import { MSG } from "../../../../shared/messages";
-import { Button, buttonClasses } from "../../../components/ui/button";
-import { FormMessage } from "../../../components/ui/form-message";
-import { ApiError, errorMessage } from "../../../lib/api";
-import { openAuthDialog } from "../../../lib/auth-dialog-events";
-import { useMe } from "../../../lib/session";
-import { CommunityCover, CommunityIcon } from "../../communities";
+import { toast } from "#web/lib/toast";
+import { priceText } from "#shared/communities";
+import { formatCount } from "#shared/format";
+import { MSG } from "#shared/messages";
+import { Button, buttonClasses } from "#web/components/ui/button";
+import { FormMessage } from "#web/components/ui/form-message";
+import { ApiError, errorMessage } from "#web/lib/api";
+import { openAuthDialog } from "#web/lib/auth-dialog-events";
+import { useMe } from "#web/lib/session";
+import { CommunityCover, CommunityIcon } from "#web/features/communities";
 import { useAcceptInvite } from "../api/accept-invite";
 import { type InviteView, useInvite } from "../api/get-invite";
 

@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { NOTIFICATION_LIMITS } from "../../../../shared/notifications";
-import { api, unwrap } from "../../../lib/api";
+import { NOTIFICATION_LIMITS } from "#shared/notifications";
+import { api, unwrap } from "#web/lib/api";
 import { type NotificationFilter, notificationQueryKeys, setUnreadCount } from "./notification-keys";
 
 export const fetchNotifications = (query: { filter: NotificationFilter; limit: number; cursor?: string | null }) =>

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api, unwrap } from "../../../lib/api";
+import { api, unwrap } from "#web/lib/api";
 import { notificationQueryKeys } from "./notification-keys";
 
 export const fetchUnreadCount = () => unwrap(api.GET("/api/notifications/unread-count"));

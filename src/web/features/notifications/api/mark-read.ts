@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api, unwrap } from "../../../lib/api";
+import { api, unwrap } from "#web/lib/api";
 import {
   type Notification,
   getUnreadCount,

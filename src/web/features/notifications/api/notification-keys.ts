@@ -1,5 +1,5 @@
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
-import type { paths } from "../../../lib/api-types";
+import type { paths } from "#web/lib/api-types";
 
 export type NotificationsPage = paths["/api/notifications"]["get"]["responses"][200]["content"]["application/json"];
 export type Notification = NotificationsPage["items"][number];

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api, unwrap } from "../../../lib/api";
-import { notificationSettingsQueryOptions } from "../../account";
+import { api, unwrap } from "#web/lib/api";
+import { notificationSettingsQueryOptions } from "#web/features/account";
 
 /** The digest's unsubscribe link: turns email notifications off, signed in or not. */
 export const unsubscribeFromEmails = (token: string) =>

@@ -1,7 +1,7 @@
 import { CheckCheck } from "lucide-react";
-import { toast } from "../../../lib/toast";
-import { Button } from "../../../components/ui/button";
-import { errorMessage } from "../../../lib/api";
+import { toast } from "#web/lib/toast";
+import { Button } from "#web/components/ui/button";
+import { errorMessage } from "#web/lib/api";
 import { useMarkAllNotificationsRead } from "../api/mark-all-read";
 import { useUnreadCount } from "../api/get-unread-count";
 

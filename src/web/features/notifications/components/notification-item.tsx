@@ -1,11 +1,11 @@
 import { Bell, CircleCheck, Heart, type LucideIcon, MessageCircle, RotateCw, UserPlus } from "lucide-react";
 import { Link } from "react-router";
-import { TimeAgo } from "../../../components/ui/time-ago";
-import type { NotificationType } from "../../../../shared/notifications";
-import { Avatar } from "../../../components/ui/avatar";
-import { Button } from "../../../components/ui/button";
-import { FormMessage } from "../../../components/ui/form-message";
-import { cn } from "../../../lib/cn";
+import { TimeAgo } from "#web/components/ui/time-ago";
+import type { NotificationType } from "#shared/notifications";
+import { Avatar } from "#web/components/ui/avatar";
+import { Button } from "#web/components/ui/button";
+import { FormMessage } from "#web/components/ui/form-message";
+import { cn } from "#web/lib/cn";
 import type { Notification } from "../api/notification-keys";
 import { useMarkNotificationRead } from "../api/mark-read";
 

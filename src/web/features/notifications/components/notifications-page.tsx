@@ -2,15 +2,15 @@ import * as TabsPrimitive from "@radix-ui/react-tabs";
 import { Bell, BellRing, CheckCheck } from "lucide-react";
 import { useMemo } from "react";
 import { useSearchParams } from "react-router";
-import { EmptyState } from "../../../components/empty-state";
-import { SignInPrompt } from "../../../components/sign-in-prompt";
-import { Button } from "../../../components/ui/button";
-import { useSignInOnArrival } from "../../../lib/use-sign-in-on-arrival";
+import { EmptyState } from "#web/components/empty-state";
+import { SignInPrompt } from "#web/components/sign-in-prompt";
+import { Button } from "#web/components/ui/button";
+import { useSignInOnArrival } from "#web/lib/use-sign-in-on-arrival";
 import { useNotificationPages } from "../api/get-notifications";
 import type { NotificationFilter } from "../api/notification-keys";
 import { MarkAllReadButton } from "./mark-all-read-button";
 import { NotificationItem, NotificationListSkeleton, NotificationsLoadError } from "./notification-item";
-import { BrowseCommunitiesLink } from "../../../components/browse-communities-link";
+import { BrowseCommunitiesLink } from "#web/components/browse-communities-link";
 
 const SIGN_IN = { mode: "login", redirect: "/notifications", message: "Sign in to see your notifications." } as const;
 

@@ -1,13 +1,13 @@
 import { BellOff, Home, Link2Off, RotateCw, Settings } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Link, useSearchParams } from "react-router";
-import { MSG } from "../../../../shared/messages";
-import { EmptyState } from "../../../components/empty-state";
-import { Button, buttonClasses } from "../../../components/ui/button";
-import { Spinner } from "../../../components/ui/spinner";
-import { ApiError, errorMessage } from "../../../lib/api";
-import { openEditProfile } from "../../../lib/edit-profile-events";
-import { useMe } from "../../../lib/session";
+import { MSG } from "#shared/messages";
+import { EmptyState } from "#web/components/empty-state";
+import { Button, buttonClasses } from "#web/components/ui/button";
+import { Spinner } from "#web/components/ui/spinner";
+import { ApiError, errorMessage } from "#web/lib/api";
+import { openEditProfile } from "#web/lib/edit-profile-events";
+import { useMe } from "#web/lib/session";
 import { useUnsubscribe } from "../api/unsubscribe";
 
 /**

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api, unwrap } from "../../../lib/api";
-import type { paths } from "../../../lib/api-types";
-import { communityQueryKeys } from "../../communities";
+import { api, unwrap } from "#web/lib/api";
+import type { paths } from "#web/lib/api-types";
+import { communityQueryKeys } from "#web/features/communities";
 import { insertPost, invalidateFeeds } from "./post-keys";
 
 export type NewPost = NonNullable<

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api, unwrap } from "../../../lib/api";
-import { communityQueryKeys } from "../../communities";
+import { api, unwrap } from "#web/lib/api";
+import { communityQueryKeys } from "#web/features/communities";
 import { invalidateFeeds, postQueryKeys, removePost } from "./post-keys";
 
 export const deletePost = (postId: string) =>

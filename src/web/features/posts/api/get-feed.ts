@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
-import { api, unwrap } from "../../../lib/api";
+import { api, unwrap } from "#web/lib/api";
 import { postQueryKeys } from "./post-keys";
 
 export { invalidateFeeds, type FeedPage, type FeedPost } from "./post-keys";

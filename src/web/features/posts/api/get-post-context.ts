@@ -1,6 +1,6 @@
 import { type QueryClient, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { CommunityRole } from "../../../../shared/roles";
-import { type CommunityView, communityQueryKeys, communityQueryOptions } from "../../communities";
+import type { CommunityRole } from "#shared/roles";
+import { type CommunityView, communityQueryKeys, communityQueryOptions } from "#web/features/communities";
 
 /** A post category as the composer, the card and the edit dialog use it. */
 export type PostCategory = { id: string; name: string; emoji: string };

@@ -1,6 +1,6 @@
 import type { InfiniteData, QueryClient, QueryKey } from "@tanstack/react-query";
-import type { paths } from "../../../lib/api-types";
-import { communityQueryKeys } from "../../communities";
+import type { paths } from "#web/lib/api-types";
+import { communityQueryKeys } from "#web/features/communities";
 
 export type FeedPage =
   paths["/api/communities/{communityId}/posts"]["get"]["responses"][200]["content"]["application/json"];

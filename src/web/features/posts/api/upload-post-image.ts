@@ -1,5 +1,5 @@
-import { ApiError, NETWORK_ERROR_MESSAGE } from "../../../lib/api";
-import type { paths } from "../../../lib/api-types";
+import { ApiError, NETWORK_ERROR_MESSAGE } from "#web/lib/api";
+import type { paths } from "#web/lib/api-types";
 
 export type UploadedImage =
   paths["/api/communities/{communityId}/media"]["post"]["responses"][200]["content"]["application/json"];

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api, ApiError, unwrap } from "../../../lib/api";
+import { api, ApiError, unwrap } from "#web/lib/api";
 import { patchPost, postQueryKeys } from "./post-keys";
 
 export const votePoll = (postId: string, optionIndex: number) =>

@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { api, unwrap } from "../../../lib/api";
+import { api, unwrap } from "#web/lib/api";
 
 export const warnAuthor = (postId: string, reason: string) =>
   unwrap(api.POST("/api/posts/{postId}/warn", { params: { path: { postId } }, body: { reason } }));

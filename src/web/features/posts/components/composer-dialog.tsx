@@ -1,5 +1,5 @@
-import { toast } from "../../../lib/toast";
-import { Dialog, DialogContent } from "../../../components/ui/dialog";
+import { toast } from "#web/lib/toast";
+import { Dialog, DialogContent } from "#web/components/ui/dialog";
 import { type ComposerCategory, PostComposer } from "./post-composer";
 
 /** The composer in its dialog; loaded when someone first opens it (composer-opener.tsx). */

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from "react";
-import { Avatar } from "../../../components/ui/avatar";
-import { useMe } from "../../../lib/session";
+import { Avatar } from "#web/components/ui/avatar";
+import { useMe } from "#web/lib/session";
 import type { ComposerCategory } from "./post-composer";
 
 const loadComposer = () => import("./composer-dialog");

@@ -1,8 +1,8 @@
 import { ImagePlus, RotateCw, TriangleAlert, X } from "lucide-react";
 import { type DragEvent, useId, useRef, useState } from "react";
-import { POST_LIMITS } from "../../../../shared/posts";
-import { FormMessage } from "../../../components/ui/form-message";
-import { cn } from "../../../lib/cn";
+import { POST_LIMITS } from "#shared/posts";
+import { FormMessage } from "#web/components/ui/form-message";
+import { cn } from "#web/lib/cn";
 import { IMAGE_MAX_MB, IMAGE_TYPES, type PickedImage } from "./use-image-uploads";
 
 /**

@@ -1,7 +1,7 @@
 import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { ChevronLeft, ChevronRight, X } from "lucide-react";
 import type { KeyboardEvent } from "react";
-import { cn } from "../../../lib/cn";
+import { cn } from "#web/lib/cn";
 import type { PostImage } from "./post-images";
 
 /** A post's images full screen: arrow keys move, Escape closes. */

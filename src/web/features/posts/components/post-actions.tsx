@@ -1,10 +1,10 @@
 import { Bookmark, Heart, MessageCircle, Share2 } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { toast } from "../../../lib/toast";
-import { MSG } from "../../../../shared/messages";
-import { errorMessage } from "../../../lib/api";
-import { cn } from "../../../lib/cn";
+import { toast } from "#web/lib/toast";
+import { MSG } from "#shared/messages";
+import { errorMessage } from "#web/lib/api";
+import { cn } from "#web/lib/cn";
 import type { FeedPost } from "../api/post-keys";
 import { useSharePost } from "../api/share-post";
 import { useToggleLike } from "../api/toggle-like";

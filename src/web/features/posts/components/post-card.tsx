@@ -1,12 +1,12 @@
 import { Clock, Pin, ShieldCheck, Users } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link, useLocation } from "react-router";
-import { TimeAgo } from "../../../components/ui/time-ago";
-import type { CommunityRole } from "../../../../shared/roles";
-import { Avatar } from "../../../components/ui/avatar";
-import { openAuthDialog } from "../../../lib/auth-dialog-events";
-import { cn } from "../../../lib/cn";
-import { useMe } from "../../../lib/session";
+import { TimeAgo } from "#web/components/ui/time-ago";
+import type { CommunityRole } from "#shared/roles";
+import { Avatar } from "#web/components/ui/avatar";
+import { openAuthDialog } from "#web/lib/auth-dialog-events";
+import { cn } from "#web/lib/cn";
+import { useMe } from "#web/lib/session";
 import { usePostContext } from "../api/get-post-context";
 import type { FeedPost } from "../api/post-keys";
 import { LinkPreviewCard } from "./link-preview-card";

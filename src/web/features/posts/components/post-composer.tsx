@@ -1,23 +1,16 @@
 import { BarChart3, Image as ImageIcon, Link2, type LucideIcon, Plus, Send, Type, Video, X } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
-import { MSG } from "../../../../shared/messages";
-import { UPLOAD_MESSAGES } from "../../../../shared/uploads";
-import {
-  DEFAULT_POLL_HOURS,
-  POLL_DURATIONS,
-  POST_LIMITS,
-  type PostType,
-  firstUrl,
-  videoEmbed,
-} from "../../../../shared/posts";
-import { Button } from "../../../components/ui/button";
-import { inputClasses } from "../../../components/ui/field";
-import { FormMessage } from "../../../components/ui/form-message";
-import { Label } from "../../../components/ui/label";
-import { Select } from "../../../components/ui/select";
-import { errorMessage } from "../../../lib/api";
-import { cn } from "../../../lib/cn";
-import { fileKindOf, fileTooLarge, useFileUpload } from "../../../lib/upload-file";
+import { MSG } from "#shared/messages";
+import { UPLOAD_MESSAGES } from "#shared/uploads";
+import { DEFAULT_POLL_HOURS, POLL_DURATIONS, POST_LIMITS, type PostType, firstUrl, videoEmbed } from "#shared/posts";
+import { Button } from "#web/components/ui/button";
+import { inputClasses } from "#web/components/ui/field";
+import { FormMessage } from "#web/components/ui/form-message";
+import { Label } from "#web/components/ui/label";
+import { Select } from "#web/components/ui/select";
+import { errorMessage } from "#web/lib/api";
+import { cn } from "#web/lib/cn";
+import { fileKindOf, fileTooLarge, useFileUpload } from "#web/lib/upload-file";
 import { type NewPost, type PostVisibility, useCreatePost } from "../api/create-post";
 import { ImagePicker } from "./image-picker";
 import { displayHost } from "./linkify";

@@ -1,12 +1,12 @@
 import { MessagesSquare, RotateCw } from "lucide-react";
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { useLocation } from "react-router";
-import type { CommunityRole } from "../../../../shared/roles";
-import { Button } from "../../../components/ui/button";
-import { FormMessage } from "../../../components/ui/form-message";
+import type { CommunityRole } from "#shared/roles";
+import { Button } from "#web/components/ui/button";
+import { FormMessage } from "#web/components/ui/form-message";
 import { useQueryClient } from "@tanstack/react-query";
-import { cn } from "../../../lib/cn";
-import { useCommunityStream } from "../../../lib/use-community-stream";
+import { cn } from "#web/lib/cn";
+import { useCommunityStream } from "#web/lib/use-community-stream";
 import { postQueryKeys } from "../api/post-keys";
 import { useFeed } from "../api/get-feed";
 import { usePostContext } from "../api/get-post-context";

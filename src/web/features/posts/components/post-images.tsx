@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from "react";
-import { POST_LIMITS } from "../../../../shared/posts";
-import { cn } from "../../../lib/cn";
+import { POST_LIMITS } from "#shared/posts";
+import { cn } from "#web/lib/cn";
 
 export type PostImage = { url: string; medium?: string; thumbnail?: string };
 

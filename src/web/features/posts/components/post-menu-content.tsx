@@ -1,24 +1,24 @@
 import { Ellipsis, Pencil, Pin, PinOff, ShieldAlert, Trash2 } from "lucide-react";
 import { type FormEvent, useId, useRef, useState } from "react";
-import { toast } from "../../../lib/toast";
-import { POST_LIMITS } from "../../../../shared/posts";
-import type { CommunityRole } from "../../../../shared/roles";
-import { ConfirmDialog } from "../../../components/ui/alert-dialog";
-import { Button } from "../../../components/ui/button";
-import { Dialog, DialogContent } from "../../../components/ui/dialog";
+import { toast } from "#web/lib/toast";
+import { POST_LIMITS } from "#shared/posts";
+import type { CommunityRole } from "#shared/roles";
+import { ConfirmDialog } from "#web/components/ui/alert-dialog";
+import { Button } from "#web/components/ui/button";
+import { Dialog, DialogContent } from "#web/components/ui/dialog";
 import {
   DropdownMenu,
   DropdownMenuContent,
   DropdownMenuItem,
   DropdownMenuSeparator,
   DropdownMenuTrigger,
-} from "../../../components/ui/dropdown-menu";
-import { inputClasses } from "../../../components/ui/field";
-import { FormMessage } from "../../../components/ui/form-message";
-import { Label } from "../../../components/ui/label";
-import { Select } from "../../../components/ui/select";
-import { errorMessage } from "../../../lib/api";
-import { cn } from "../../../lib/cn";
+} from "#web/components/ui/dropdown-menu";
+import { inputClasses } from "#web/components/ui/field";
+import { FormMessage } from "#web/components/ui/form-message";
+import { Label } from "#web/components/ui/label";
+import { Select } from "#web/components/ui/select";
+import { errorMessage } from "#web/lib/api";
+import { cn } from "#web/lib/cn";
 import { useDeletePost } from "../api/delete-post";
 import { usePinPost } from "../api/pin-post";
 import type { FeedPost } from "../api/post-keys";

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from "react";
-import { can, type CommunityRole } from "../../../../shared/roles";
+import { can, type CommunityRole } from "#shared/roles";
 import type { FeedPost } from "../api/post-keys";
 import type { ComposerCategory } from "./post-composer";
 

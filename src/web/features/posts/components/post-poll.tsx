@@ -1,7 +1,7 @@
 import { Check, Clock } from "lucide-react";
-import { toast } from "../../../lib/toast";
-import { errorMessage } from "../../../lib/api";
-import { cn } from "../../../lib/cn";
+import { toast } from "#web/lib/toast";
+import { errorMessage } from "#web/lib/api";
+import { cn } from "#web/lib/cn";
 import type { FeedPost } from "../api/post-keys";
 import { useVotePoll } from "../api/vote-poll";
 

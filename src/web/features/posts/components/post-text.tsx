@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { cn } from "../../../lib/cn";
+import { cn } from "#web/lib/cn";
 import { linkify } from "./linkify";
 
 const LONG_CHARS = 900;

@@ -1,5 +1,5 @@
-import { videoEmbed } from "../../../../shared/posts";
-import { cn } from "../../../lib/cn";
+import { videoEmbed } from "#shared/posts";
+import { cn } from "#web/lib/cn";
 
 const names = { youtube: "YouTube video", vimeo: "Vimeo video" } as const;
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { POST_LIMITS } from "../../../../shared/posts";
-import { errorMessage } from "../../../lib/api";
+import { POST_LIMITS } from "#shared/posts";
+import { errorMessage } from "#web/lib/api";
 import { type UploadedImage, uploadPostImage } from "../api/upload-post-image";
 
 /** Image rules for posts (SPEC §5 file uploads): JPEG, PNG, WebP, GIF up to 10 MB. */

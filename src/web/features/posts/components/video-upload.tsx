@@ -1,10 +1,10 @@
 import { CircleCheck, Film, RotateCw, Upload, X } from "lucide-react";
 import { type DragEvent, useId, useState } from "react";
-import { FILE_KINDS } from "../../../../shared/uploads";
-import { Button } from "../../../components/ui/button";
-import { FormMessage } from "../../../components/ui/form-message";
-import { cn } from "../../../lib/cn";
-import type { FileUploadState } from "../../../lib/upload-file";
+import { FILE_KINDS } from "#shared/uploads";
+import { Button } from "#web/components/ui/button";
+import { FormMessage } from "#web/components/ui/form-message";
+import { cn } from "#web/lib/cn";
+import type { FileUploadState } from "#web/lib/upload-file";
 import { PostVideo } from "./post-video";
 
 /** What the picker offers; the server decides from the bytes in the end. */

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api, unwrap } from "../../../lib/api";
-import type { paths } from "../../../lib/api-types";
+import { api, unwrap } from "#web/lib/api";
+import type { paths } from "#web/lib/api-types";
 
 export type PublicProfile = paths["/api/profiles/{username}"]["get"]["responses"][200]["content"]["application/json"];
 

@@ -1,12 +1,12 @@
 import { CalendarDays, ExternalLink, Globe, Link2, Mail, MapPin, Pencil } from "lucide-react";
 import type { ReactNode } from "react";
-import { NotFoundView } from "../../../components/not-found-view";
-import { ErrorFallback } from "../../../components/error-fallback";
-import { Avatar } from "../../../components/ui/avatar";
-import { Button } from "../../../components/ui/button";
-import { ApiError } from "../../../lib/api";
-import { openEditProfile } from "../../../lib/edit-profile-events";
-import { useMe } from "../../../lib/session";
+import { NotFoundView } from "#web/components/not-found-view";
+import { ErrorFallback } from "#web/components/error-fallback";
+import { Avatar } from "#web/components/ui/avatar";
+import { Button } from "#web/components/ui/button";
+import { ApiError } from "#web/lib/api";
+import { openEditProfile } from "#web/lib/edit-profile-events";
+import { useMe } from "#web/lib/session";
 import { type PublicProfile, usePublicProfile } from "../api/get-public-profile";
 
 /** Only http(s) addresses become links; anything else is not shown. */

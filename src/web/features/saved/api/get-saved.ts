@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
-import { api, unwrap } from "../../../lib/api";
-import type { paths } from "../../../lib/api-types";
+import { api, unwrap } from "#web/lib/api";
+import type { paths } from "#web/lib/api-types";
 
 export type SavedPage = paths["/api/me/saved"]["get"]["responses"][200]["content"]["application/json"];
 export type SavedPost = SavedPage["items"][number];

@@ -1,13 +1,13 @@
 import { Bookmark, RotateCw } from "lucide-react";
 import { useMemo } from "react";
-import { EmptyState } from "../../../components/empty-state";
-import { SignInPrompt } from "../../../components/sign-in-prompt";
-import { Button } from "../../../components/ui/button";
-import { FormMessage } from "../../../components/ui/form-message";
-import { useSignInOnArrival } from "../../../lib/use-sign-in-on-arrival";
+import { EmptyState } from "#web/components/empty-state";
+import { SignInPrompt } from "#web/components/sign-in-prompt";
+import { Button } from "#web/components/ui/button";
+import { FormMessage } from "#web/components/ui/form-message";
+import { useSignInOnArrival } from "#web/lib/use-sign-in-on-arrival";
 import { useSaved } from "../api/get-saved";
 import { SavedPostItem, SavedPostSkeleton } from "./saved-post-item";
-import { BrowseCommunitiesLink } from "../../../components/browse-communities-link";
+import { BrowseCommunitiesLink } from "#web/components/browse-communities-link";
 
 const SIGN_IN = { mode: "login", redirect: "/saved", message: "Sign in to see your saved posts." } as const;
 

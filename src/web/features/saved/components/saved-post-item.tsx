@@ -1,7 +1,7 @@
 import { BarChart3, Heart, Link2, MessageCircle, PlayCircle } from "lucide-react";
 import { Link } from "react-router";
-import { TimeAgo } from "../../../components/ui/time-ago";
-import { Avatar } from "../../../components/ui/avatar";
+import { TimeAgo } from "#web/components/ui/time-ago";
+import { Avatar } from "#web/components/ui/avatar";
 import type { SavedPost } from "../api/get-saved";
 
 function hostOf(url: string): string {

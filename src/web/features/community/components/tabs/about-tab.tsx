@@ -1,10 +1,10 @@
 import { CalendarDays, Crown, Globe, Lock, ScrollText, Tag, Users } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { categoryLabel, priceText } from "../../../../../shared/communities";
-import { formatCount } from "../../../../../shared/format";
-import { Avatar } from "../../../../components/ui/avatar";
-import type { CommunityView } from "../../../communities";
+import { categoryLabel, priceText } from "#shared/communities";
+import { formatCount } from "#shared/format";
+import { Avatar } from "#web/components/ui/avatar";
+import type { CommunityView } from "#web/features/communities";
 
 const dateFormat = new Intl.DateTimeFormat("en-US", { month: "long", day: "numeric", year: "numeric" });
 

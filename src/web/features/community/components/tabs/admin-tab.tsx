@@ -11,21 +11,21 @@ import {
   Users,
 } from "lucide-react";
 import type { ReactNode } from "react";
-import { toast } from "../../../../lib/toast";
-import { formatCount, timeAgo } from "../../../../../shared/format";
-import { COMMUNITY_ROLES, isRole } from "../../../../../shared/roles";
-import { Avatar } from "../../../../components/ui/avatar";
-import { Button } from "../../../../components/ui/button";
-import { FormMessage } from "../../../../components/ui/form-message";
-import { errorMessage } from "../../../../lib/api";
-import { cn } from "../../../../lib/cn";
-import type { CommunityView } from "../../../communities";
-import { useBans } from "../../api/get-bans";
+import { toast } from "#web/lib/toast";
+import { formatCount, timeAgo } from "#shared/format";
+import { COMMUNITY_ROLES, isRole } from "#shared/roles";
+import { Avatar } from "#web/components/ui/avatar";
+import { Button } from "#web/components/ui/button";
+import { FormMessage } from "#web/components/ui/form-message";
+import { errorMessage } from "#web/lib/api";
+import { cn } from "#web/lib/cn";
+import type { CommunityView } from "#web/features/communities";
+import { useBans } from "#web/features/members";
 import { type CommunityStats, useCommunityStats } from "../../api/get-community-stats";
-import { useLiftBan } from "../../api/lift-ban";
+import { useLiftBan } from "#web/features/members";
 import type { HomeTab } from "../community-home";
-import { PendingApprovals } from "../pending-approvals";
-import { RoleBadge } from "../role-badge";
+import { PendingApprovals } from "#web/features/posts";
+import { RoleBadge } from "#web/features/members";
 
 /** Owner and admin: real figures from /stats, pending approvals, member management, bans. */
 export function AdminTab({

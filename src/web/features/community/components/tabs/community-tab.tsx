@@ -1,11 +1,11 @@
 import { lazy, Suspense } from "react";
-import { can, isManager } from "../../../../../shared/roles";
-import type { CommunityView } from "../../../communities";
-import { ComposerOpener, PostFeed } from "../../../posts";
+import { can, isManager } from "#shared/roles";
+import type { CommunityView } from "#web/features/communities";
+import { ComposerOpener, PostFeed } from "#web/features/posts";
 
 // Only moderators review posts here (owners and admins use the Admin tab): its code loads for them.
 const ModeratorPendingApprovals = lazy(() =>
-  import("../pending-approvals").then((m) => ({ default: m.ModeratorPendingApprovals })),
+  import("#web/features/posts/components/pending-approvals").then((m) => ({ default: m.ModeratorPendingApprovals })),
 );
 
 /** The feed: the composer opener for those who may post, category filter, posts. */

@@ -1,7 +1,7 @@
 import { BookOpen } from "lucide-react";
-import type { CommunityView } from "../../../communities";
-import { CoursesTab as CourseList, CreateFirstCourseButton } from "../../../courses";
-import { EmptyState } from "../../../../components/empty-state";
+import type { CommunityView } from "#web/features/communities";
+import { CoursesTab as CourseList, CreateFirstCourseButton } from "#web/features/courses";
+import { EmptyState } from "#web/components/empty-state";
 
 /** The Courses tab: the course cards, or the empty state (with a first-course prompt for owners and admins). */
 export function CoursesTab({ community: c }: { community: CommunityView }) {

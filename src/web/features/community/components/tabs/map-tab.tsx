@@ -1,5 +1,5 @@
 import { Map as MapIcon } from "lucide-react";
-import { EmptyState } from "../../../../components/empty-state";
+import { EmptyState } from "#web/components/empty-state";
 
 export function MapTab() {
   return (

@@ -1,0 +1,2 @@
+export { CommentsSection } from "./components/comments-section";
+export { commentQueryKeys } from "./api/comment-keys";

@@ -1,0 +1,17 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { api, unwrap } from "#web/lib/api";
+import type { paths } from "#web/lib/api-types";
+import { communityQueryKeys } from "#web/features/communities";
+
+export type BanRow =
+  paths["/api/communities/{communityId}/bans"]["get"]["responses"][200]["content"]["application/json"][number];
+
+export const fetchBans = (communityId: string) =>
+  unwrap(api.GET("/api/communities/{communityId}/bans", { params: { path: { communityId } } }));
+
+export const bansQueryOptions = (communityId: string) =>
+  queryOptions({ queryKey: communityQueryKeys.part(communityId, "bans"), queryFn: () => fetchBans(communityId) });
+
+export function useBans(communityId: string) {
+  return useQuery(bansQueryOptions(communityId));
+}

@@ -1,0 +1,26 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { api, unwrap } from "#web/lib/api";
+import type { CommunityRole } from "#shared/roles";
+import { communityQueryKeys } from "#web/features/communities";
+
+export const updateMemberRole = (communityId: string, userId: string, role: CommunityRole) =>
+  unwrap(
+    api.PATCH("/api/communities/{communityId}/members/{userId}", {
+      params: { path: { communityId, userId } },
+      body: { role },
+    }),
+  );
+
+export function useUpdateMemberRole(communityId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ userId, role }: { userId: string; role: CommunityRole }) =>
+      updateMemberRole(communityId, userId, role),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: communityQueryKeys.part(communityId, "members") });
+      void queryClient.invalidateQueries({ queryKey: communityQueryKeys.part(communityId, "stats") });
+      // The admin figure counts owners and admins.
+      void queryClient.invalidateQueries({ queryKey: [...communityQueryKeys.all, "detail"] });
+    },
+  });
+}

@@ -1,0 +1,8 @@
+import { lazy } from "react";
+export { RoleBadge } from "./components/role-badge";
+export { joinLabel, useJoinAction, useLeaveAction } from "./components/use-membership";
+export { bansQueryOptions, fetchBans, useBans, type BanRow } from "./api/get-bans";
+export { liftBan, useLiftBan } from "./api/lift-ban";
+
+/** The Members tab loads when first opened; render it inside <Suspense>. */
+export const MembersTab = lazy(() => import("./components/members-tab").then((m) => ({ default: m.MembersTab })));

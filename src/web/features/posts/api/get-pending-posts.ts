@@ -1,0 +1,21 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { api, unwrap } from "#web/lib/api";
+import type { paths } from "#web/lib/api-types";
+import { communityQueryKeys } from "#web/features/communities";
+
+export type PendingPost =
+  paths["/api/communities/{communityId}/posts/pending"]["get"]["responses"][200]["content"]["application/json"][number];
+
+export const fetchPendingPosts = (communityId: string) =>
+  unwrap(api.GET("/api/communities/{communityId}/posts/pending", { params: { path: { communityId } } }));
+
+/** Posts waiting for approval, oldest first (owner, admin, moderator). */
+export const pendingPostsQueryOptions = (communityId: string) =>
+  queryOptions({
+    queryKey: communityQueryKeys.part(communityId, "pending-posts"),
+    queryFn: () => fetchPendingPosts(communityId),
+  });
+
+export function usePendingPosts(communityId: string, enabled = true) {
+  return useQuery({ ...pendingPostsQueryOptions(communityId), enabled });
+}
