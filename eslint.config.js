@@ -2,6 +2,7 @@ import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+import hearth from "./eslint/hearth-rules.js";
 
 export default tseslint.config(
   {
@@ -30,5 +31,31 @@ export default tseslint.config(
     files: ["src/web/**/*.{ts,tsx}"],
     plugins: { "react-hooks": reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
+  },
+  // The layering of docs/architecture.md, enforced (eslint/hearth-rules.js; each rule is shown to
+  // fail on a deliberate violation in eslint/hearth-rules.test.ts).
+  {
+    // Tests may reach into any module they test (a server test renders web components, say).
+    files: ["src/**/*.{ts,tsx}"],
+    ignores: ["src/**/*.test.ts"],
+    plugins: { hearth },
+    rules: { "hearth/boundaries": "error" },
+  },
+  {
+    files: ["src/**/*.{ts,tsx,js,mjs}", "e2e/**/*.ts", "scripts/**/*.{ts,mjs}", "bench/**/*.ts", "eslint/**/*.js"],
+    plugins: { hearth },
+    rules: { "hearth/kebab-case-files": "error" },
+  },
+  {
+    // Configuration is read in one place: the server's config.ts. Tests and their helpers set up
+    // child processes' environments and may read it.
+    files: ["src/**/*.{ts,tsx}"],
+    ignores: ["src/server/config.ts", "src/**/*.test.ts", "src/server/test/**"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read configuration in src/server/config.ts and pass it in." },
+      ],
+    },
   },
 );

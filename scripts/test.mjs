@@ -50,6 +50,12 @@ if (want("static")) {
   check("type check", bin("tsc"), ["-p", "tsconfig.json", "--noEmit"]);
   check("lint", bin("eslint"), [".", "--max-warnings", "0"]);
   check("format", bin("prettier"), ["--check", ".", "--log-level", "warn"]);
+  check("API types match the server (npm run gen:api)", process.execPath, [
+    "--import",
+    "tsx",
+    path.join(root, "scripts/gen-api.ts"),
+    "--check",
+  ]);
   // Builds the web and fails when a first page's JavaScript (gzip) is over its budget.
   check("JavaScript budget (first page at most 150 KB gzip)", process.execPath, [
     path.join(root, "scripts/check-bundle.mjs"),

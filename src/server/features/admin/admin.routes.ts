@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "#server/context";
 import { notFound } from "#server/lib/errors";
-import { latestMail, mailboxHtml, mailJson } from "#server/features/dev/outbox";
+import { latestMail, mailboxHtml, mailJson } from "#server/features/dev/index";
 
 /**
  * The instance operators' outbox: the mail Hearth recorded, for a signed-in user whose confirmed

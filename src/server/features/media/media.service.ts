@@ -6,7 +6,7 @@ import { MIME_BY_EXTENSION } from "#shared/uploads";
 import type { AppContext } from "#server/context";
 import { visibleTo } from "#server/lib/post-access";
 import { originalKeyOf, variantKeys } from "#server/lib/uploads";
-import { lessonUnlocked, managesCourses } from "#server/features/courses/courses.service";
+import { lessonUnlocked, managesCourses } from "#server/features/courses/index";
 
 /** How stored files are served: every accepted upload type, and sanitized SVG icons. */
 const MEDIA_TYPES: Record<string, string> = { ...MIME_BY_EXTENSION, ".svg": "image/svg+xml" };
