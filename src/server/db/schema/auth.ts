@@ -1,8 +1,7 @@
-import { boolean, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { textRef, timestamps, ts } from "./columns";
 
 // Tables owned by Better Auth (names and fields as it expects them, snake_case columns).
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
-
 export const user = pgTable("user", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
@@ -10,8 +9,7 @@ export const user = pgTable("user", {
   emailVerified: boolean("email_verified").notNull().default(false),
   image: text("image"),
   twoFactorEnabled: boolean("two_factor_enabled").default(false),
-  createdAt: ts("created_at").notNull().defaultNow(),
-  updatedAt: ts("updated_at").notNull().defaultNow(),
+  ...timestamps(),
 });
 
 export const session = pgTable(
@@ -20,13 +18,10 @@ export const session = pgTable(
     id: text("id").primaryKey(),
     expiresAt: ts("expires_at").notNull(),
     token: text("token").notNull().unique(),
-    createdAt: ts("created_at").notNull().defaultNow(),
-    updatedAt: ts("updated_at").notNull().defaultNow(),
+    ...timestamps(),
     ipAddress: text("ip_address"),
     userAgent: text("user_agent"),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    userId: textRef("user_id", () => user.id),
   },
   (t) => [index("session_user_id_idx").on(t.userId)],
 );
@@ -37,9 +32,7 @@ export const account = pgTable(
     id: text("id").primaryKey(),
     accountId: text("account_id").notNull(),
     providerId: text("provider_id").notNull(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    userId: textRef("user_id", () => user.id),
     accessToken: text("access_token"),
     refreshToken: text("refresh_token"),
     idToken: text("id_token"),
@@ -47,8 +40,7 @@ export const account = pgTable(
     refreshTokenExpiresAt: ts("refresh_token_expires_at"),
     scope: text("scope"),
     password: text("password"),
-    createdAt: ts("created_at").notNull().defaultNow(),
-    updatedAt: ts("updated_at").notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [index("account_user_id_idx").on(t.userId)],
 );
@@ -60,8 +52,7 @@ export const verification = pgTable(
     identifier: text("identifier").notNull(),
     value: text("value").notNull(),
     expiresAt: ts("expires_at").notNull(),
-    createdAt: ts("created_at").notNull().defaultNow(),
-    updatedAt: ts("updated_at").notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [index("verification_identifier_idx").on(t.identifier)],
 );
@@ -72,9 +63,7 @@ export const twoFactor = pgTable(
     id: text("id").primaryKey(),
     secret: text("secret").notNull(),
     backupCodes: text("backup_codes").notNull(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    userId: textRef("user_id", () => user.id),
     verified: boolean("verified").default(true),
     failedVerificationCount: integer("failed_verification_count").default(0),
     lockedUntil: ts("locked_until"),

@@ -4,25 +4,21 @@ import {
   index,
   integer,
   jsonb,
-  numeric,
   pgTable,
   primaryKey,
   smallint,
   text,
-  timestamp,
   uniqueIndex,
-  uuid,
   varchar,
 } from "drizzle-orm/pg-core";
 import { COMMUNITY_ROLES } from "#shared/roles";
 import { user } from "./auth";
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+import { createdAt, money, textRef, timestamps, ts, uuidPk, uuidRef } from "./columns";
 
 export const communities = pgTable(
   "communities",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: uuidPk(),
     name: varchar("name", { length: 30 }).notNull(),
     /** The name's confusables skeleton, as written and in lower case, set by a trigger (migration 0014). */
     nameKey: text("name_key"),
@@ -36,7 +32,7 @@ export const communities = pgTable(
     type: text("type", { enum: ["free", "paid"] })
       .notNull()
       .default("free"),
-    price: numeric("price", { precision: 10, scale: 2, mode: "number" }).notNull().default(0),
+    price: money("price").notNull().default(0),
     memberCount: integer("member_count").notNull().default(0),
     postCount: integer("post_count").notNull().default(0),
     iconUrl: text("icon_url"),
@@ -66,8 +62,7 @@ export const communities = pgTable(
     onboardingTasksCompleted: text("onboarding_tasks_completed").array().notNull().default([]),
     moderationEnabled: boolean("moderation_enabled").notNull().default(false),
     rules: jsonb("rules").$type<string[]>().notNull().default([]),
-    createdAt: ts("created_at").notNull().defaultNow(),
-    updatedAt: ts("updated_at").notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex("communities_slug_key").on(t.slug),
@@ -92,12 +87,8 @@ export const communities = pgTable(
 export const communityMembers = pgTable(
   "community_members",
   {
-    communityId: uuid("community_id")
-      .notNull()
-      .references(() => communities.id, { onDelete: "cascade" }),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    communityId: uuidRef("community_id", () => communities.id),
+    userId: textRef("user_id", () => user.id),
     role: text("role", { enum: COMMUNITY_ROLES }).notNull().default("member"),
     joinedViaInvite: boolean("joined_via_invite").notNull().default(false),
     joinedAt: ts("joined_at").notNull().defaultNow(),
@@ -116,10 +107,8 @@ export const communityMembers = pgTable(
 export const postCategories = pgTable(
   "post_categories",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    communityId: uuid("community_id")
-      .notNull()
-      .references(() => communities.id, { onDelete: "cascade" }),
+    id: uuidPk(),
+    communityId: uuidRef("community_id", () => communities.id),
     name: varchar("name", { length: 40 }).notNull(),
     emoji: varchar("emoji", { length: 16 }).notNull().default(""),
     orderIndex: smallint("order_index").notNull().default(0),
@@ -131,15 +120,11 @@ export const postCategories = pgTable(
 export const communityBans = pgTable(
   "community_bans",
   {
-    communityId: uuid("community_id")
-      .notNull()
-      .references(() => communities.id, { onDelete: "cascade" }),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    communityId: uuidRef("community_id", () => communities.id),
+    userId: textRef("user_id", () => user.id),
     bannedBy: text("banned_by").references(() => user.id, { onDelete: "set null" }),
     reason: text("reason").notNull().default(""),
-    createdAt: ts("created_at").notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.communityId, t.userId] })],
 );

@@ -1,38 +1,23 @@
-import {
-  boolean,
-  index,
-  integer,
-  jsonb,
-  numeric,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uuid,
-} from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { user } from "./auth";
+import { createdAt, money, textRef, timestamps, ts, uuidPk, uuidRef } from "./columns";
 import { communities } from "./communities";
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 export const courses = pgTable(
   "courses",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    communityId: uuid("community_id")
-      .notNull()
-      .references(() => communities.id, { onDelete: "cascade" }),
+    id: uuidPk(),
+    communityId: uuidRef("community_id", () => communities.id),
     title: text("title").notNull(),
     description: text("description").notNull(),
-    price: numeric("price", { precision: 10, scale: 2, mode: "number" }).notNull().default(0),
+    price: money("price").notNull().default(0),
     status: text("status", { enum: ["draft", "published"] })
       .notNull()
       .default("draft"),
     orderIndex: integer("order_index").notNull().default(0),
     thumbnailUrl: text("thumbnail_url"),
     createdBy: text("created_by").references(() => user.id, { onDelete: "set null" }),
-    createdAt: ts("created_at").notNull().defaultNow(),
-    updatedAt: ts("updated_at").notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [index("courses_community_idx").on(t.communityId, t.orderIndex)],
 );
@@ -40,10 +25,8 @@ export const courses = pgTable(
 export const courseModules = pgTable(
   "course_modules",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    courseId: uuid("course_id")
-      .notNull()
-      .references(() => courses.id, { onDelete: "cascade" }),
+    id: uuidPk(),
+    courseId: uuidRef("course_id", () => courses.id),
     title: text("title").notNull(),
     description: text("description").notNull().default(""),
     orderIndex: integer("order_index").notNull().default(0),
@@ -56,10 +39,8 @@ export type LessonResource = { title: string; url: string };
 export const courseLessons = pgTable(
   "course_lessons",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    moduleId: uuid("module_id")
-      .notNull()
-      .references(() => courseModules.id, { onDelete: "cascade" }),
+    id: uuidPk(),
+    moduleId: uuidRef("module_id", () => courseModules.id),
     title: text("title").notNull(),
     description: text("description").notNull().default(""),
     lessonType: text("lesson_type", { enum: ["video"] })
@@ -70,7 +51,7 @@ export const courseLessons = pgTable(
     isPreview: boolean("is_preview").notNull().default(false),
     orderIndex: integer("order_index").notNull().default(0),
     resources: jsonb("resources").$type<LessonResource[]>().notNull().default([]),
-    createdAt: ts("created_at").notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [index("course_lessons_module_idx").on(t.moduleId, t.orderIndex)],
 );
@@ -78,18 +59,10 @@ export const courseLessons = pgTable(
 export const lessonCompletions = pgTable(
   "lesson_completions",
   {
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
-    lessonId: uuid("lesson_id")
-      .notNull()
-      .references(() => courseLessons.id, { onDelete: "cascade" }),
-    moduleId: uuid("module_id")
-      .notNull()
-      .references(() => courseModules.id, { onDelete: "cascade" }),
-    courseId: uuid("course_id")
-      .notNull()
-      .references(() => courses.id, { onDelete: "cascade" }),
+    userId: textRef("user_id", () => user.id),
+    lessonId: uuidRef("lesson_id", () => courseLessons.id),
+    moduleId: uuidRef("module_id", () => courseModules.id),
+    courseId: uuidRef("course_id", () => courses.id),
     completedAt: ts("completed_at").notNull().defaultNow(),
   },
   (t) => [
@@ -102,14 +75,10 @@ export const lessonCompletions = pgTable(
 export const coursePurchases = pgTable(
   "course_purchases",
   {
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
-    courseId: uuid("course_id")
-      .notNull()
-      .references(() => courses.id, { onDelete: "cascade" }),
-    amount: numeric("amount", { precision: 10, scale: 2, mode: "number" }).notNull(),
-    createdAt: ts("created_at").notNull().defaultNow(),
+    userId: textRef("user_id", () => user.id),
+    courseId: uuidRef("course_id", () => courses.id),
+    amount: money("amount").notNull(),
+    createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.courseId] })],
 );

@@ -1,22 +1,10 @@
 import { sql } from "drizzle-orm";
-import {
-  bigint,
-  bigserial,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uuid,
-} from "drizzle-orm/pg-core";
+import { bigint, bigserial, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import { user } from "./auth";
+import { createdAt, ts, uuidPk } from "./columns";
 import { communities } from "./communities";
 import { courseLessons, courses } from "./courses";
 import { posts } from "./posts";
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 /** Durable job queue: work that must happen later (mail, image variants) lives here, not in memory. */
 export const jobs = pgTable(
@@ -44,7 +32,7 @@ export const jobs = pgTable(
 export const mailMessages = pgTable(
   "mail_messages",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: uuidPk(),
     to: text("to").notNull(),
     subject: text("subject").notNull(),
     text: text("text").notNull(),
@@ -56,7 +44,7 @@ export const mailMessages = pgTable(
       .default("queued"),
     transport: text("transport", { enum: ["outbox", "smtp"] }).notNull(),
     error: text("error"),
-    createdAt: ts("created_at").notNull().defaultNow(),
+    createdAt: createdAt(),
     sentAt: ts("sent_at"),
   },
   (t) => [index("mail_messages_created_idx").on(t.createdAt.desc().nullsFirst())],
@@ -77,7 +65,7 @@ export const rateLimits = pgTable(
 export const mediaFiles = pgTable(
   "media_files",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: uuidPk(),
     key: text("key").notNull().unique(),
     ownerId: text("owner_id").references(() => user.id, { onDelete: "set null" }),
     communityId: uuid("community_id").references(() => communities.id, { onDelete: "cascade" }),
@@ -100,7 +88,7 @@ export const mediaFiles = pgTable(
     lessonId: uuid("lesson_id").references(() => courseLessons.id, { onDelete: "cascade" }),
     /** A course's thumbnail. */
     courseId: uuid("course_id").references(() => courses.id, { onDelete: "cascade" }),
-    createdAt: ts("created_at").notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     index("media_files_owner_idx").on(t.ownerId),

@@ -1,18 +1,15 @@
 import { sql } from "drizzle-orm";
-import { bigserial, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigserial, boolean, index, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { NOTIFICATION_TYPES } from "#shared/notifications";
 import { user } from "./auth";
+import { createdAt, textRef, ts, uuidPk } from "./columns";
 import { communities } from "./communities";
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 export const notifications = pgTable(
   "notifications",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    id: uuidPk(),
+    userId: textRef("user_id", () => user.id),
     communityId: uuid("community_id").references(() => communities.id, { onDelete: "cascade" }),
     actorId: text("actor_id").references(() => user.id, { onDelete: "set null" }),
     type: text("type", { enum: NOTIFICATION_TYPES }).notNull(),
@@ -24,7 +21,7 @@ export const notifications = pgTable(
     isRead: boolean("is_read").notNull().default(false),
     readAt: ts("read_at"),
     emailedAt: ts("emailed_at"),
-    createdAt: ts("created_at").notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     index("notifications_user_idx").on(t.userId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
@@ -45,7 +42,7 @@ export const realtimeEvents = pgTable(
     id: bigserial("id", { mode: "number" }).primaryKey(),
     channel: text("channel").notNull(),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
-    createdAt: ts("created_at").notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [index("realtime_events_channel_idx").on(t.channel, t.id)],
 );

@@ -1,14 +1,13 @@
 import { sql } from "drizzle-orm";
-import { boolean, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
+import { boolean, jsonb, pgTable, text, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
 import { user } from "./auth";
+import { createdAt, timestamps, ts, updatedAt, uuidPk } from "./columns";
 import { communities } from "./communities";
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 export const userProfiles = pgTable(
   "user_profiles",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: uuidPk(),
     userId: text("user_id")
       .notNull()
       .unique()
@@ -30,8 +29,7 @@ export const userProfiles = pgTable(
     allowMessages: boolean("allow_messages").notNull().default(true),
     showInDirectory: boolean("show_in_directory").notNull().default(true),
     lastSeenAt: ts("last_seen_at"),
-    createdAt: ts("created_at").notNull().defaultNow(),
-    updatedAt: ts("updated_at").notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex("user_profiles_username_key").on(sql`lower(${t.username})`)],
 );
@@ -58,7 +56,7 @@ export const userNotificationSettings = pgTable("user_notification_settings", {
   /** When the pending email digest is due (a job is queued for then); null when none is. */
   digestDueAt: ts("digest_due_at"),
   lastDigestAt: ts("last_digest_at"),
-  updatedAt: ts("updated_at").notNull().defaultNow(),
+  updatedAt: updatedAt(),
 });
 
 /** Friendly names for second factors (Better Auth's two_factor row holds the secret). */
@@ -70,7 +68,7 @@ export const authFactors = pgTable("auth_factors", {
   factorType: text("factor_type", { enum: ["totp", "phone"] })
     .notNull()
     .default("totp"),
-  createdAt: ts("created_at").notNull().defaultNow(),
+  createdAt: createdAt(),
 });
 
 /** The creator plan chosen in the sign-up funnel (simulated billing). */
@@ -83,5 +81,5 @@ export const creatorPlans = pgTable("creator_plans", {
   /** The paid community the sign-up created, and the page's id for that purchase (a repeat returns it). */
   communityId: uuid("community_id").references(() => communities.id, { onDelete: "set null" }),
   requestId: uuid("request_id"),
-  createdAt: ts("created_at").notNull().defaultNow(),
+  createdAt: createdAt(),
 });
