@@ -209,6 +209,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   };
 }
 
+/*
+ * The settings read before loadConfig (npm start's preflight, the DATA_DIR check in main.ts) and by
+ * the bundled PostgreSQL run as root. They live here so that config.ts stays the only reader of
+ * process.env; each takes the environment as a parameter for tests.
+ */
+
+/** DATA_DIR as the start-up checks resolve it, before loadConfig writes the generated secret into it. */
+export function dataDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(env.DATA_DIR?.trim() || "./data");
+}
+
+/** Whether DATABASE_URL names an external PostgreSQL (then no bundled one is prepared). */
+export function hasExternalDatabase(env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(env.DATABASE_URL?.trim());
+}
+
+/** Where Hearth keeps what the postgres user must reach, outside any private folder (HEARTH_SYSTEM_DIR). */
+export function systemDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(env.HEARTH_SYSTEM_DIR || "/var/lib/hearth");
+}
+
+/** The name of the user Hearth runs as, for the messages that tell it what to fix. */
+export function currentUserName(env: NodeJS.ProcessEnv = process.env): string {
+  return env.USER || env.LOGNAME || String(process.getuid?.() ?? "");
+}
+
+/** This process's environment with some variables set, for a child process (initdb, postgres). */
+export function childProcessEnv(
+  extra: Record<string, string>,
+  env: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
+  return { ...env, ...extra };
+}
+
 /** Without AUTH_SECRET, a random secret is made once and kept in DATA_DIR so sessions survive restarts. */
 function persistentSecret(dataDir: string): string {
   const file = path.join(dataDir, "auth-secret");

@@ -1,5 +1,4 @@
-import path from "node:path";
-import { ConfigError, loadConfig } from "./config";
+import { ConfigError, dataDirFromEnv, loadConfig } from "./config";
 import { DataDirInUseError } from "./db/embedded";
 import { outboxStartupLine } from "./features/dev/outbox";
 import { checkDataDir } from "./lib/data-dir";
@@ -17,7 +16,7 @@ async function main() {
   let config;
   try {
     // Before the config writes the generated secret into it: a bad DATA_DIR is one sentence, not a stack.
-    checkDataDir(path.resolve(process.env.DATA_DIR?.trim() || "./data"));
+    checkDataDir(dataDirFromEnv());
     config = loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {

@@ -1,4 +1,4 @@
-import path from "node:path";
+import { dataDirFromEnv, hasExternalDatabase } from "./config";
 import { prepareRootPostgres } from "./db/root-postgres";
 import { checkDataDir } from "./lib/data-dir";
 
@@ -8,8 +8,8 @@ import { checkDataDir } from "./lib/data-dir";
  * within a second or two with one sentence (a StartError), not after the build.
  */
 export async function preflight(log: { info: (m: string) => void }): Promise<void> {
-  const dataDir = path.resolve(process.env.DATA_DIR?.trim() || "./data");
+  const dataDir = dataDirFromEnv();
   checkDataDir(dataDir);
   const asRoot = typeof process.getuid === "function" && process.getuid() === 0;
-  if (asRoot && !process.env.DATABASE_URL?.trim()) await prepareRootPostgres(dataDir, log);
+  if (asRoot && !hasExternalDatabase()) await prepareRootPostgres(dataDir, log);
 }

@@ -28,10 +28,11 @@ import {
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { childProcessEnv, systemDirFromEnv } from "#server/config";
 import { StartError } from "#server/lib/start-error";
 
 /** Where Hearth keeps what the postgres user must reach, outside any private folder. */
-export const systemDir = () => path.resolve(process.env.HEARTH_SYSTEM_DIR || "/var/lib/hearth");
+export const systemDir = () => systemDirFromEnv();
 
 export type PgUser = { uid: number; gid: number };
 
@@ -213,7 +214,7 @@ export class RootPostgres {
   constructor(private readonly o: Options) {}
 
   private spawnOpts() {
-    return { uid: this.o.user.uid, gid: this.o.user.gid, cwd: "/", env: { ...process.env, LC_MESSAGES: "C" } };
+    return { uid: this.o.user.uid, gid: this.o.user.gid, cwd: "/", env: childProcessEnv({ LC_MESSAGES: "C" }) };
   }
 
   async initialise(): Promise<void> {

@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync, mkdirSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { currentUserName } from "#server/config";
 import { StartError } from "./start-error";
 
 /** Free space the first start needs (the new PostgreSQL cluster and its first WAL segments take about 50 MB). */
@@ -7,9 +8,7 @@ export const FIRST_START_FREE_BYTES = 128 * 1024 * 1024;
 
 const asRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
 
-function userName(): string {
-  return process.env.USER || process.env.LOGNAME || String(process.getuid?.() ?? "");
-}
+const userName = () => currentUserName();
 
 /** The mount point holding p (the nearest ancestor on another device), for the remount command. */
 function mountPoint(p: string): string {
