@@ -1,3 +1,8 @@
+import type { ErrorCode } from "#shared/errors";
+
+export type { ErrorCode };
+
+/** The HTTP status of each error code (the codes: src/shared/errors.ts). */
 export const ERROR_STATUS = {
   BAD_REQUEST: 400,
   VALIDATION: 400,
@@ -12,15 +17,22 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,
-} as const;
-
-export type ErrorCode = keyof typeof ERROR_STATUS;
+} as const satisfies Record<ErrorCode, number>;
 
 /** The code for an HTTP status raised outside our code (Fastify, plugins); 400 reads as BAD_REQUEST. */
 export function codeForStatus(status: number): ErrorCode {
   if (status === ERROR_STATUS.BAD_REQUEST) return "BAD_REQUEST";
   const found = (Object.keys(ERROR_STATUS) as ErrorCode[]).find((code) => ERROR_STATUS[code] === status);
   return found ?? (status >= 500 ? "INTERNAL" : "BAD_REQUEST");
+}
+
+/** An error answer's body, for the few places that send one without throwing an AppError. */
+export function errorBody<E extends Record<string, unknown>>(
+  code: ErrorCode,
+  message: string,
+  extra?: E,
+): { error: { code: ErrorCode; message: string } & E } {
+  return { error: { code, message, ...(extra as E) } };
 }
 
 /** The one error type: a code the client branches on and the text a person sees. */

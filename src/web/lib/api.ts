@@ -1,4 +1,5 @@
 import createClient from "openapi-fetch";
+import type { ApiErrorCode } from "#shared/errors";
 import type { paths } from "./api-types";
 
 /** The one error type on the client: the server's `{ error: { code, message } }`, or a network failure. */
@@ -67,10 +68,10 @@ export async function authPost<T = unknown>(path: `/${string}`, body: object = {
 }
 
 /** The message a person sees for a failed call: the server's when it is specific, else the fallback. */
-export function errorMessage(error: unknown, fallback: string, specificCodes: readonly string[] = []): string {
+export function errorMessage(error: unknown, fallback: string, specificCodes: readonly ApiErrorCode[] = []): string {
   if (error instanceof ApiError) {
     if (error.code === "NETWORK" || error.code === "RATE_LIMITED") return error.message;
-    if (specificCodes.includes(error.code)) return error.message;
+    if ((specificCodes as readonly string[]).includes(error.code)) return error.message;
   }
   return fallback;
 }
