@@ -1,18 +1,19 @@
 import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import type { Config } from "./config";
-import type { Db } from "./db/client";
+import type { Database, Db } from "./db/client";
 import type pg from "pg";
-import type { Auth } from "./lib/auth";
-import type { JobWorker } from "./lib/jobs";
-import type { Mailer } from "./lib/mail";
-import type { PgListener } from "./lib/pg-listener";
-import type { PublicCache } from "./lib/public-cache";
-import type { RateLimiter } from "./lib/rate-limit";
-import type { RealtimeHub } from "./lib/realtime";
-import type { ViewerLookup } from "./lib/session";
-import type { Storage } from "./lib/storage";
+import { createAuth, type Auth } from "./lib/auth";
+import { unauthorized } from "./lib/errors";
+import { JobWorker } from "./lib/jobs";
+import { createMailer, type Mailer } from "./lib/mail";
+import { PgListener } from "./lib/pg-listener";
+import { FEED_CHANNEL, PublicCache } from "./lib/public-cache";
+import { createRateLimiter, type RateLimiter } from "./lib/rate-limit";
+import { RealtimeHub } from "./lib/realtime";
+import { createViewerLookup, type ViewerLookup } from "./lib/session";
+import { createStorage, type Storage } from "./lib/storage";
 
-/** What every feature gets: built once in app.ts, passed to each feature's routes. */
+/** What every feature gets: built once (createAppContext, from app.ts), passed to each feature's routes. */
 export type AppContext = {
   config: Config;
   db: Db;
@@ -36,6 +37,64 @@ export type AppContext = {
   /** The signed-in user, or a 401. */
   requireViewer: (request: FastifyRequest) => Promise<Viewer>;
 };
+
+/**
+ * Makes the context: the mailer and the job worker that delivers its mail, Better Auth, this
+ * process's LISTEN connection (started here), the viewer lookup, the caches and the realtime hub.
+ * The worker is not started and no handlers but mail's are registered: app.ts does both.
+ */
+export async function createAppContext(opts: {
+  config: Config;
+  database: Database;
+  storage?: Storage;
+  log: FastifyBaseLogger;
+}): Promise<AppContext> {
+  const { config, database, log } = opts;
+  const mailer = createMailer({
+    db: database.db,
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    onQueued: () => worker.kick(),
+    // Unsent mail is a warning where it waits for the operators; on a developer's machine with the
+    // local outbox on it is where mail is meant to go, so it is only noted.
+    log: config.devMailbox ? { warn: (obj, msg) => log.info(obj, msg) } : log,
+  });
+  const worker: JobWorker = new JobWorker(database.db, { mail: mailer.deliverJob }, log);
+  const auth = createAuth({ config, db: database.db, mailer });
+  const listener = new PgListener(database.url, log);
+  const viewer = createViewerLookup({
+    auth,
+    pool: database.pool,
+    secret: config.authSecret,
+    secureCookies: config.secureCookies,
+    listener,
+  });
+  const publicCache = new PublicCache(listener);
+  const feedCache = new PublicCache(listener, { channel: FEED_CHANNEL, scoped: true, maxEntries: 2_000 });
+  const realtime = new RealtimeHub(database.pool, listener, log);
+  await listener.start();
+  return {
+    config,
+    db: database.db,
+    pool: database.pool,
+    auth,
+    mailer,
+    storage: opts.storage ?? (await createStorage(config)),
+    rateLimiter: createRateLimiter(database.db, config.rateLimits),
+    worker,
+    listener,
+    log,
+    publicCache,
+    feedCache,
+    realtime,
+    viewer,
+    requireViewer: async (request) => {
+      const v = await viewer(request);
+      if (!v) throw unauthorized();
+      return v;
+    },
+  };
+}
 
 export type Viewer = {
   id: string;

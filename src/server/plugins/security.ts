@@ -1,0 +1,104 @@
+import helmet from "@fastify/helmet";
+import type { FastifyInstance } from "fastify";
+import type { Config } from "#server/config";
+import { AppError } from "#server/lib/errors";
+import { hasSessionCookie } from "#server/lib/session";
+
+const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  baseUri: ["'none'"],
+  objectSrc: ["'none'"],
+  frameAncestors: ["'none'"],
+  formAction: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", "data:", "blob:", "https:"],
+  mediaSrc: ["'self'", "blob:", "https:"],
+  fontSrc: ["'self'", "data:"],
+  connectSrc: ["'self'"],
+  frameSrc: ["https://www.youtube-nocookie.com", "https://www.youtube.com", "https://player.vimeo.com"],
+  upgradeInsecureRequests: null,
+};
+
+/** The API reference page runs its own bundled script inline: it alone gets a looser policy. */
+const API_DOCS_CSP =
+  "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+/** With S3 storage, browsers PUT direct uploads to it and play videos from its signed URLs. */
+function cspFor(config: Config) {
+  if (!config.s3) return CSP_DIRECTIVES;
+  const origin = config.s3.endpoint
+    ? new URL(config.s3.endpoint).origin
+    : `https://${config.s3.bucket}.s3.${config.s3.region}.amazonaws.com`;
+  return {
+    ...CSP_DIRECTIVES,
+    connectSrc: [...CSP_DIRECTIVES.connectSrc, origin],
+    mediaSrc: [...CSP_DIRECTIVES.mediaSrc, origin],
+  };
+}
+
+/** The security headers of every answer (helmet): the content security policy, HSTS, referrer policy. */
+export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: cspFor(config) },
+    strictTransportSecurity: { maxAge: 31536000, includeSubDomains: true },
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    crossOriginEmbedderPolicy: false,
+    crossOriginResourcePolicy: { policy: "same-origin" },
+  });
+}
+
+/**
+ * Cross-site request protection for every cookie-authenticated write: a browser always sends
+ * Origin or Sec-Fetch-Site on a cross-site POST; forms can only send urlencoded, multipart or text/plain.
+ */
+export function addCrossSiteGuard(app: FastifyInstance, config: Config): void {
+  const ownOrigin = new URL(config.publicUrl).origin;
+  app.addHook("onRequest", async (request) => {
+    // Every path, not only /api/: a write that no route takes is refused the same way.
+    if (request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS") return;
+    // Routes that take no session (a signed token instead) may be called from anywhere.
+    if (request.routeOptions.config?.crossSite) return;
+    const site = request.headers["sec-fetch-site"];
+    if (site && site !== "same-origin" && site !== "none") {
+      throw new AppError("FORBIDDEN", "Cross-site requests are not allowed");
+    }
+    const origin = request.headers.origin;
+    if (origin && origin !== ownOrigin && origin !== `${request.protocol}://${request.headers.host}`) {
+      throw new AppError("FORBIDDEN", "Cross-site requests are not allowed");
+    }
+    const type = (request.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+    const hasBody = Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"];
+    if (hasBody && type !== "application/json" && type !== "multipart/form-data") {
+      throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Requests must be sent as JSON");
+    }
+  });
+}
+
+/**
+ * An API answer may depend on who asks: shared caches keep it apart per cookie, and never store
+ * one given to a signed-in request (routes that set their own Cache-Control keep it).
+ */
+export function addApiCacheHeaders(app: FastifyInstance): void {
+  app.addHook("onSend", async (request, reply) => {
+    if (!request.url.startsWith("/api/")) return;
+    const vary = reply.getHeader("vary");
+    if (!vary) reply.header("vary", "Cookie");
+    else if (!/(^|,)\s*cookie\s*(,|$)/i.test(String(vary))) reply.header("vary", `${String(vary)}, Cookie`);
+    if (!reply.hasHeader("cache-control") && hasSessionCookie(request)) {
+      reply.header("cache-control", "private, no-store");
+    }
+  });
+}
+
+/**
+ * The looser policy of the API reference page. Added after the feature routes, like the hook it
+ * replaces: it reaches the root's routes and the plugins registered after it (the reference page).
+ */
+export function addApiDocsPolicy(app: FastifyInstance): void {
+  app.addHook("onSend", async (request, reply) => {
+    if (request.url.startsWith("/api/docs")) {
+      reply.header("content-security-policy", API_DOCS_CSP);
+    }
+  });
+}
