@@ -1,12 +1,27 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { user } from "./auth";
 import { createdAt, ts, uuidPk } from "./columns";
 import { communities } from "./communities";
 import { courseLessons, courses } from "./courses";
 import { posts } from "./posts";
 
-/** Durable job queue: work that must happen later (mail, image variants) lives here, not in memory. */
+/**
+ * Durable job queue: work that must happen later (mail, image variants, digests) lives here, not in
+ * memory (lib/jobs.ts). A job is pending until done_at (done) or dead_at (dead: it used up its
+ * attempts, kept with its last error for inspection); status says which.
+ */
 export const jobs = pgTable(
   "jobs",
   {
@@ -20,13 +35,29 @@ export const jobs = pgTable(
     lastError: text("last_error"),
     doneAt: ts("done_at"),
     createdAt: ts("created_at").notNull().defaultNow(),
+    /** At most one pending job per key (jobs_singleton_key): enqueueing another is a no-op. */
+    singletonKey: text("singleton_key"),
+    /** When the job used up its attempts (or its last lease ran out): a dead letter. */
+    deadAt: ts("dead_at"),
+    status: text("status", { enum: ["pending", "done", "dead"] }).generatedAlwaysAs(
+      sql`CASE WHEN done_at IS NOT NULL THEN 'done' WHEN dead_at IS NOT NULL THEN 'dead' ELSE 'pending' END`,
+    ),
   },
   (t) => [
     index("jobs_ready_idx")
       .on(t.queue, t.runAt)
       .where(sql`done_at IS NULL`),
+    uniqueIndex("jobs_singleton_key")
+      .on(t.singletonKey)
+      .where(sql`singleton_key IS NOT NULL AND done_at IS NULL AND dead_at IS NULL`),
   ],
 );
+
+/** Recurring schedules (lib/jobs.ts): the last slot each one enqueued, so each slot runs once across processes. */
+export const jobSchedules = pgTable("job_schedules", {
+  name: text("name").primaryKey(),
+  lastSlotAt: ts("last_slot_at").notNull(),
+});
 
 /** Every message the product sends; the local outbox shown at /dev/mailbox when SMTP is not configured. */
 export const mailMessages = pgTable(
