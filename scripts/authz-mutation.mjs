@@ -51,7 +51,7 @@ const MUTATIONS = [
   },
   {
     name: "draft courses are shown to everyone",
-    file: "src/server/features/courses/courses.service.ts",
+    file: "src/server/features/courses/courses.access.ts",
     edits: [[`  if (r.status !== "published" && !isStaff(role)) throw courseNotFound();\n`, ""]],
   },
   {

@@ -10,7 +10,7 @@ import os from "node:os";
 import { gzipSync } from "node:zlib";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
-import { COURSE_ACCESS_SQL, COURSE_MODULES_SQL } from "../../src/server/features/courses/courses.service";
+import { COURSE_ACCESS_SQL, COURSE_MODULES_SQL } from "../../src/server/features/courses/courses.access";
 import { BIG_COURSE_ID, buildCoursesBench, COURSES_BENCH, type CoursesBenchFacts } from "../datasets/courses";
 import {
   databaseUrl,

@@ -10,19 +10,11 @@ import { AppError } from "#server/lib/errors";
 import { RATE_RULES } from "#server/lib/rate-limit";
 import { errorResponses, uploadResult } from "#server/lib/schemas";
 import { filePart, readFilePart } from "#server/lib/uploads";
-import {
-  createCommunity,
-  deleteCommunity,
-  findCommunityStats,
-  findCommunityView,
-  findDirectory,
-  findPostCategories,
-  regenerateInvite,
-  replaceCover,
-  replaceIcon,
-  replacePostCategories,
-  updateCommunity,
-} from "./communities.service";
+import { findPostCategories, replacePostCategories } from "./communities.categories";
+import { findDirectory } from "./communities.directory";
+import { replaceCover, replaceIcon } from "./communities.images";
+import { createCommunity, deleteCommunity, regenerateInvite, updateCommunity } from "./communities.service";
+import { findCommunityStats, findCommunityView } from "./communities.view";
 
 const roleEnum = z.enum(COMMUNITY_ROLES);
 const permissionEnum = z.enum(Object.keys(PERMISSIONS) as [Permission, ...Permission[]]);

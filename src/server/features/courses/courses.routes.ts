@@ -12,24 +12,10 @@ import {
 import { COMMUNITY_ROLES } from "#shared/roles";
 import type { AppContext } from "#server/context";
 import { errorResponses } from "#server/lib/schemas";
-import {
-  completeLesson,
-  createCourse,
-  createLesson,
-  createModule,
-  deleteCourse,
-  deleteLesson,
-  deleteModule,
-  findCourse,
-  listCourses,
-  purchaseCourse,
-  reorderCourses,
-  reorderLessons,
-  reorderModules,
-  updateCourse,
-  updateLesson,
-  updateModule,
-} from "./courses.service";
+import { completeLesson, createLesson, deleteLesson, reorderLessons, updateLesson } from "./courses.lessons";
+import { createModule, deleteModule, reorderModules, updateModule } from "./courses.modules";
+import { findCourse, listCourses } from "./courses.read";
+import { createCourse, deleteCourse, purchaseCourse, reorderCourses, updateCourse } from "./courses.service";
 
 const courseDto = z.object({
   id: z.string(),

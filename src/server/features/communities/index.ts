@@ -1,0 +1,2 @@
+// What other features use of communities.
+export type { CommunityRequest } from "./communities.types";

@@ -1,0 +1,169 @@
+import { eq, sql } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
+import { COURSE_MESSAGES as CM } from "#shared/courses";
+import { can, isRole, type CommunityRole } from "#shared/roles";
+import type { AppContext, Viewer } from "#server/context";
+import { boundSql, type Queryable } from "#server/db/client";
+import { courseLessons, courseModules, type courses, type LessonResource } from "#server/db/schema/index";
+import { isUuid, requirePermission } from "#server/lib/community-access";
+import { AppError } from "#server/lib/errors";
+
+// Who may see, watch and manage a course, module or lesson; shared by the courses feature's modules.
+
+export const courseNotFound = () => new AppError("NOT_FOUND", CM.courseNotFound);
+export const moduleNotFound = () => new AppError("NOT_FOUND", CM.moduleNotFound);
+export const lessonNotFound = () => new AppError("NOT_FOUND", CM.lessonNotFound);
+
+/** A parent's not-found (a hidden course) answered as the child's own, so nothing tells them apart. */
+export const asNotFound = (make: () => AppError) => (err: unknown) => {
+  throw err instanceof AppError && err.code === "NOT_FOUND" ? make() : err;
+};
+
+/** Owners and admins build courses, see drafts and always have access (SPEC §6). */
+export const isStaff = (role: CommunityRole | null) => can(role, "manage_courses");
+
+export type CourseAccessRow = {
+  id: string;
+  community_id: string;
+  title: string;
+  description: string;
+  price: number;
+  status: "draft" | "published";
+  order_index: number;
+  thumbnail_url: string | null;
+  created_at: Date;
+  c_visibility: string;
+  c_slug: string;
+  c_name: string;
+  role: string | null;
+  purchased: boolean;
+};
+
+/**
+ * A course the viewer may see, with the viewer's role and purchase, in one query. A draft is seen
+ * by owners and admins only; a private community's course by its members only. Anything else
+ * answers like a course that does not exist.
+ */
+/**
+ * The two statements of findCourse, as text ($1 the course id, $2 the viewer's id or ''):
+ * bench/scenarios/courses.ts EXPLAINs these very statements.
+ */
+export const COURSE_ACCESS_SQL = `
+    SELECT co.id, co.community_id, co.title, co.description, co.price::float8 AS price, co.status, co.order_index,
+           co.thumbnail_url, co.created_at, c.visibility AS c_visibility, c.slug AS c_slug, c.name AS c_name, m.role,
+           EXISTS (SELECT 1 FROM course_purchases p WHERE p.course_id = co.id AND p.user_id = $2) AS purchased
+      FROM courses co
+      JOIN communities c ON c.id = co.community_id
+      LEFT JOIN community_members m ON m.community_id = co.community_id AND m.user_id = $2
+     WHERE co.id = $1`;
+export const COURSE_MODULES_SQL = `
+    SELECT m.id, m.title, m.description, m.order_index,
+           coalesce(json_agg(json_build_object(
+             'id', l.id, 'module_id', l.module_id, 'title', l.title, 'description', l.description,
+             'video_url', l.video_url, 'video_duration', l.video_duration, 'is_preview', l.is_preview,
+             'order_index', l.order_index, 'resources', l.resources, 'completed', lc.user_id IS NOT NULL
+           ) ORDER BY l.order_index, l.created_at) FILTER (WHERE l.id IS NOT NULL), '[]') AS lessons
+      FROM course_modules m
+      LEFT JOIN course_lessons l ON l.module_id = m.id
+      LEFT JOIN lesson_completions lc ON lc.lesson_id = l.id AND lc.user_id = $2
+     WHERE m.course_id = $1
+     GROUP BY m.id
+     ORDER BY m.order_index, m.id`;
+
+export async function requireCourse(db: Queryable, courseId: string, viewerId: string | null) {
+  if (!isUuid(courseId)) throw courseNotFound();
+  const res = await db.execute<CourseAccessRow>(boundSql(COURSE_ACCESS_SQL, [courseId, viewerId ?? ""]));
+  const r = res.rows[0];
+  if (!r) throw courseNotFound();
+  const role = isRole(r.role) ? r.role : null;
+  if (r.c_visibility === "private" && !role) throw courseNotFound();
+  if (r.status !== "published" && !isStaff(role)) throw courseNotFound();
+  return { course: r, role };
+}
+
+/** Whether the viewer may watch: members, and for a paid course only with a purchase (staff always). */
+export function accessOf(course: { price: number; purchased: boolean }, role: CommunityRole | null) {
+  if (isStaff(role)) return true;
+  if (!role) return false;
+  return course.price <= 0 || course.purchased;
+}
+
+/**
+ * Whether one lesson (its video and resources) is open to the viewer: members of a course they may
+ * watch, or a free preview; a draft's lessons only to staff. The lesson page and /media both ask
+ * this, so a file is served to exactly those the lesson shows it to.
+ */
+export function lessonUnlocked(
+  course: { price: number; purchased: boolean; status: "draft" | "published" },
+  lesson: { is_preview: boolean },
+  role: CommunityRole | null,
+) {
+  if (isStaff(role)) return true;
+  if (!role || course.status !== "published") return false;
+  return accessOf(course, role) || lesson.is_preview;
+}
+
+/** Course files nothing names yet (just uploaded in the editor) are for those who build courses. */
+export const managesCourses = isStaff;
+
+/** The course a manager works on: visible to them and theirs to manage. */
+export async function requireManagedCourse(ctx: AppContext, viewer: Viewer, courseId: string) {
+  const access = await requireCourse(ctx.db, courseId, viewer.id);
+  requirePermission(access.role, "manage_courses");
+  return access;
+}
+
+/** Own uploads named in a lesson or course must be this community's course media. */
+export function checkOwnMedia(url: string | null | undefined, communityId: string) {
+  if (url && url.startsWith("/media/") && !url.startsWith(`/media/community-assets/${communityId}/courses/`)) {
+    throw new AppError("VALIDATION", "Files must be uploaded to this community's courses");
+  }
+}
+
+/** A module and its course, for a manager. */
+export async function requireManagedModule(ctx: AppContext, viewer: Viewer, moduleId: string) {
+  if (!isUuid(moduleId)) throw moduleNotFound();
+  const [m] = await ctx.db.select().from(courseModules).where(eq(courseModules.id, moduleId));
+  if (!m) throw moduleNotFound();
+  const access = await requireManagedCourse(ctx, viewer, m.courseId).catch(asNotFound(moduleNotFound));
+  return { module: m, ...access };
+}
+
+/** The uploads a lesson names (its video and resources), which belong to it and go with it. */
+export const lessonFiles = (l: { video_url?: string | null; resources?: readonly LessonResource[] }) =>
+  [l.video_url, ...(l.resources ?? []).map((r) => r.url)].filter((u): u is string => !!u?.startsWith("/media/"));
+
+/** A lesson with its module and course, for a manager. */
+export async function requireManagedLesson(ctx: AppContext, viewer: Viewer, lessonId: string) {
+  if (!isUuid(lessonId)) throw lessonNotFound();
+  const [l] = await ctx.db.select().from(courseLessons).where(eq(courseLessons.id, lessonId));
+  if (!l) throw lessonNotFound();
+  const access = await requireManagedModule(ctx, viewer, l.moduleId).catch(asNotFound(lessonNotFound));
+  return { lesson: l, ...access };
+}
+
+/**
+ * Sets order_index to the position in `ids`, which must name every item of the parent exactly once.
+ * The parent's items are locked while they are checked and renumbered.
+ */
+export async function reorderWithin(
+  ctx: AppContext,
+  table: typeof courses | typeof courseModules | typeof courseLessons,
+  parent: PgColumn,
+  parentId: string,
+  ids: string[],
+) {
+  await ctx.db.transaction(async (tx) => {
+    const rows = await tx.execute<{ id: string }>(
+      sql`SELECT id FROM ${table} WHERE ${parent} = ${parentId} FOR UPDATE`,
+    );
+    const current = rows.rows.map((r) => r.id);
+    const same =
+      current.length === ids.length && new Set(ids).size === ids.length && ids.every((id) => current.includes(id));
+    if (!same) throw new AppError("VALIDATION", "The new order must list every item exactly once");
+    await tx.execute(sql`
+      UPDATE ${table} SET order_index = o.position - 1
+        FROM unnest(${sql.param(ids)}::uuid[]) WITH ORDINALITY AS o(id, position)
+       WHERE ${table}.id = o.id`);
+  });
+}
