@@ -1,4 +1,4 @@
-import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import { hashKey, type QueryKey, queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { api, unwrap } from "./api";
 import type { paths } from "./api-types";
@@ -8,6 +8,9 @@ export type SessionUser = NonNullable<Me["user"]>;
 export type OwnProfile = NonNullable<Me["profile"]>;
 
 export const meQueryKey = ["me"] as const;
+
+/** Whether the key is exactly the session's (not merely starting like it). */
+export const isMeQueryKey = (queryKey: QueryKey) => hashKey(queryKey) === hashKey(meQueryKey);
 
 export const fetchMe = () => unwrap(api.GET("/api/me"));
 
@@ -25,6 +28,6 @@ export function useRefreshSession() {
     await queryClient.refetchQueries({ queryKey: meQueryKey, type: "all" });
     // Everything else was read as someone else: back to its initial state, and pages on screen
     // fetch again at once (removing alone would leave them showing the old answer).
-    await queryClient.resetQueries({ predicate: (q) => !(q.queryKey.length === 1 && q.queryKey[0] === meQueryKey[0]) });
+    await queryClient.resetQueries({ predicate: (q) => !isMeQueryKey(q.queryKey) });
   }, [queryClient]);
 }

@@ -1,14 +1,20 @@
 import { lazy } from "react";
-export { communityQueryKeys, communityQueryOptions, fetchCommunity, useCommunity } from "./api/get-community";
-export type { CommunityView } from "./api/get-community";
-export { CommunityIcon } from "./components/community-icon";
 export {
-  DIRECTORY_PAGE_SIZE,
-  directoryQueryOptions,
-  directoryQueryRoot,
-  fetchDirectoryPage,
-  useDirectory,
-} from "./api/list-directory";
+  communityQueryKeys,
+  communityQueryOptions,
+  fetchCommunity,
+  useCommunity,
+} from "./api/get-community";
+export {
+  communityStatsQueryOptions,
+  fetchCommunityStats,
+  useCommunityStats,
+  type CommunityStats,
+} from "./api/get-community-stats";
+export type { CommunityView } from "./api/get-community";
+export { findCachedCommunity } from "./api/find-cached-community";
+export { CommunityIcon } from "./components/community-icon";
+export { DIRECTORY_PAGE_SIZE, directoryQueryOptions, fetchDirectoryPage, useDirectory } from "./api/list-directory";
 export type { DirectoryCard, DirectoryFilters, DirectoryPage } from "./api/list-directory";
 export { createCommunity, useCreateCommunityMutation } from "./api/create-community";
 export {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "#web/lib/api";
 import type { paths } from "#web/lib/api-types";
-import { directoryQueryRoot } from "./list-directory";
+import { communityQueryKeys } from "./get-community";
 
 export type CreateCommunityInput = paths["/api/communities"]["post"]["requestBody"]["content"]["application/json"];
 
@@ -12,6 +12,6 @@ export function useCreateCommunityMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createCommunity,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: directoryQueryRoot }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: communityQueryKeys.directories() }),
   });
 }

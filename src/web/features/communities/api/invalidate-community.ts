@@ -1,5 +1,5 @@
 import type { QueryClient } from "@tanstack/react-query";
-import { communityQueryKeys } from "../index";
+import { communityQueryKeys } from "./get-community";
 
 /**
  * After a membership change: every view of the community (detail under its id and its slug, the

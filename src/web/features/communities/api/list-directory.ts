@@ -12,9 +12,6 @@ export type DirectoryFilters = { category?: CommunityCategory; q?: string };
 /** Cards per page: divides into rows of 1, 2, 3 and 4. */
 export const DIRECTORY_PAGE_SIZE = 12;
 
-/** Every directory list (all filters): what a change to any community invalidates. */
-export const directoryQueryRoot = [...communityQueryKeys.all, "directory"] as const;
-
 /** Empty filters are left out, so `/` and `/?q=` share one cached list. */
 function normalize({ category, q }: DirectoryFilters): DirectoryFilters {
   const term = q?.trim();

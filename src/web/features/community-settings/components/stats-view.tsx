@@ -2,7 +2,7 @@ import { RefreshCw } from "lucide-react";
 import type { ReactNode } from "react";
 import { Button } from "#web/components/ui/button";
 import { FormMessage } from "#web/components/ui/form-message";
-import { type CommunityStats, useCommunityStats } from "../api/get-community-stats";
+import { type CommunityStats, useCommunityStats } from "#web/features/communities";
 
 const dayFormat = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", timeZone: "UTC" });
 /** Days come as YYYY-MM-DD (UTC). */

@@ -1,6 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { communityQueryOptions } from "#web/features/communities";
-import { communityStatsQueryOptions } from "#web/features/community-settings";
+import { communityQueryOptions, communityStatsQueryOptions } from "#web/features/communities";
 
 /**
  * Invites are accepted elsewhere, by other people: while the checklist is open the community is

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "#web/lib/api";
-import { communityQueryKeys, directoryQueryRoot } from "#web/features/communities";
+import { communityQueryKeys } from "#web/features/communities";
 
 export const acceptInvite = (inviteCode: string) =>
   unwrap(api.POST("/api/invites/{inviteCode}/accept", { params: { path: { inviteCode } } }));
@@ -14,7 +14,7 @@ export function useAcceptInvite() {
       Promise.all([
         queryClient.invalidateQueries({ queryKey: communityQueryKeys.detail(community.slug) }),
         queryClient.invalidateQueries({ queryKey: communityQueryKeys.detail(community.id) }),
-        queryClient.invalidateQueries({ queryKey: directoryQueryRoot }),
+        queryClient.invalidateQueries({ queryKey: communityQueryKeys.directories() }),
       ]),
   });
 }

@@ -1,13 +1,12 @@
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { api, unwrap } from "#web/lib/api";
 import type { paths } from "#web/lib/api-types";
-import type { CommunityRole } from "#shared/roles";
-import { communityQueryKeys } from "#web/features/communities";
+import { type MemberFilters, memberQueryKeys } from "./member-keys";
 
 export type MembersPage =
   paths["/api/communities/{communityId}/members"]["get"]["responses"][200]["content"]["application/json"];
 export type MemberRow = MembersPage["items"][number];
-export type MemberFilters = { q: string; role: CommunityRole | null };
+export type { MemberFilters };
 
 export const MEMBERS_PAGE_SIZE = 25;
 
@@ -28,7 +27,7 @@ export const fetchMembersPage = (communityId: string, filters: MemberFilters, cu
 
 export const membersQueryOptions = (communityId: string, filters: MemberFilters) =>
   infiniteQueryOptions({
-    queryKey: communityQueryKeys.part(communityId, "members", { q: filters.q.trim(), role: filters.role }),
+    queryKey: memberQueryKeys.list(communityId, filters),
     queryFn: ({ pageParam }) => fetchMembersPage(communityId, filters, pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor,

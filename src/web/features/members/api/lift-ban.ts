@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "#web/lib/api";
-import { communityQueryKeys } from "#web/features/communities";
+import { memberQueryKeys } from "./member-keys";
 
 export const liftBan = (communityId: string, userId: string) =>
   unwrap(api.DELETE("/api/communities/{communityId}/bans/{userId}", { params: { path: { communityId, userId } } }));
@@ -9,6 +9,6 @@ export function useLiftBan(communityId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (userId: string) => liftBan(communityId, userId),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: communityQueryKeys.part(communityId, "bans") }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: memberQueryKeys.bans(communityId) }),
   });
 }

@@ -14,6 +14,8 @@ export const notificationQueryKeys = {
   latest: () => ["notifications", "latest"] as const,
   /** /notifications, a page at a time. */
   pages: (filter: NotificationFilter) => ["notifications", "pages", filter] as const,
+  /** Prefix of every page of /notifications, whatever its filter. */
+  allPages: () => ["notifications", "pages"] as const,
   /** Mark-read calls, so a late answer does not overwrite the count of a newer click. */
   markRead: ["notifications", "mark-read"] as const,
 };
@@ -32,7 +34,7 @@ export function patchNotifications(queryClient: QueryClient, update: (n: Notific
     page ? { ...page, items: page.items.map(update) } : page,
   );
   queryClient.setQueriesData<InfiniteData<NotificationsPage, string | null>>(
-    { queryKey: [...notificationQueryKeys.all, "pages"] },
+    { queryKey: notificationQueryKeys.allPages() },
     (data) =>
       data ? { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.map(update) })) } : data,
   );

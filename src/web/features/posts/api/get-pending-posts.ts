@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "#web/lib/api";
 import type { paths } from "#web/lib/api-types";
-import { communityQueryKeys } from "#web/features/communities";
+import { postQueryKeys } from "./post-keys";
 
 export type PendingPost =
   paths["/api/communities/{communityId}/posts/pending"]["get"]["responses"][200]["content"]["application/json"][number];
@@ -12,7 +12,7 @@ export const fetchPendingPosts = (communityId: string) =>
 /** Posts waiting for approval, oldest first (owner, admin, moderator). */
 export const pendingPostsQueryOptions = (communityId: string) =>
   queryOptions({
-    queryKey: communityQueryKeys.part(communityId, "pending-posts"),
+    queryKey: postQueryKeys.pending(communityId),
     queryFn: () => fetchPendingPosts(communityId),
   });
 

@@ -1,18 +1,9 @@
-import { type QueryClient, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { CommunityRole } from "#shared/roles";
-import { type CommunityView, communityQueryKeys, communityQueryOptions } from "#web/features/communities";
+import { communityQueryOptions, findCachedCommunity } from "#web/features/communities";
 
 /** A post category as the composer, the card and the edit dialog use it. */
 export type PostCategory = { id: string; name: string; emoji: string };
-
-/** The community as already loaded by the page around the post, under its id or its slug. */
-function cachedCommunity(queryClient: QueryClient, communityId: string) {
-  for (const query of queryClient.getQueryCache().findAll({ queryKey: communityQueryKeys.details() })) {
-    const data = query.state.data as CommunityView | undefined;
-    if (data?.id === communityId) return { data, updatedAt: query.state.dataUpdatedAt };
-  }
-  return undefined;
-}
 
 /**
  * What a post card needs from its community: the viewer's role (for the post menu) and the post
@@ -28,8 +19,8 @@ export function usePostContext(
   const query = useQuery({
     ...communityQueryOptions(communityId),
     enabled: missing,
-    initialData: () => cachedCommunity(queryClient, communityId)?.data,
-    initialDataUpdatedAt: () => cachedCommunity(queryClient, communityId)?.updatedAt,
+    initialData: () => findCachedCommunity(queryClient, communityId)?.data,
+    initialDataUpdatedAt: () => findCachedCommunity(queryClient, communityId)?.updatedAt,
   });
   return {
     role: known.role !== undefined ? known.role : (query.data?.viewer.role ?? null),

@@ -7,15 +7,26 @@ export type FeedPage =
 export type FeedPost = FeedPage["items"][number];
 export type PostView = paths["/api/posts/{postId}"]["get"]["responses"][200]["content"]["application/json"];
 
+const FEED = "posts";
+
 /**
- * Every posts query key is built here. Feeds live under their community's keys (so a change to
- * the community reaches them); one post (the share link target) has its own.
+ * Every posts query key is built here, and only here is a key taken apart. Feeds and the pending
+ * list live under their community's keys, by its id (so a change to the community reaches them);
+ * one post (the share link target) has its own.
  */
 export const postQueryKeys = {
-  feed: (communityId: string, category: string | null) =>
-    communityQueryKeys.part(communityId, "posts", category ?? "all"),
-  /** Every cached feed of every community, whichever key (id or slug) it was loaded under. */
-  isFeed: (queryKey: QueryKey) => queryKey[0] === "communities" && queryKey[1] === "part" && queryKey[3] === "posts",
+  feed: (communityId: string, category: string | null) => communityQueryKeys.part(communityId, FEED, category ?? "all"),
+  /** The community and category ("all" or a category id) of a feed's key; null for any other key. */
+  feedOf: (queryKey: QueryKey): { communityId: string; category: unknown } | null => {
+    const part = communityQueryKeys.partOf(queryKey);
+    return part?.part === FEED ? { communityId: part.communityId, category: part.rest[0] } : null;
+  },
+  /** Whether the key is a feed's, of any community. */
+  isFeed: (queryKey: QueryKey) => postQueryKeys.feedOf(queryKey) !== null,
+  /** Whether the key is one of this community's feeds. */
+  isFeedOf: (queryKey: QueryKey, communityId: string) => postQueryKeys.feedOf(queryKey)?.communityId === communityId,
+  /** Posts waiting for approval in one community. */
+  pending: (communityId: string) => communityQueryKeys.part(communityId, "pending-posts"),
   detail: (postId: string) => ["posts", "detail", postId] as const,
   /** The mutation keys of the toggles, so a late answer does not overwrite a newer click. */
   like: (postId: string) => ["posts", "like", postId] as const,
@@ -56,16 +67,12 @@ export function removePost(queryClient: QueryClient, postId: string) {
  */
 export function insertPost(queryClient: QueryClient, post: FeedPost) {
   for (const query of queryClient.getQueryCache().findAll({ predicate: (q) => postQueryKeys.isFeed(q.queryKey) })) {
-    const [, , communityKey, , category] = query.queryKey as readonly unknown[];
+    const key = postQueryKeys.feedOf(query.queryKey);
     const feed = query.state.data as Feed | undefined;
-    if (!feed?.pages.length) continue;
+    if (!key || !feed?.pages.length) continue;
     const first = feed.pages[0];
-    // The feed is keyed by id or slug: it belongs to the post's community when it already holds
-    // one of its posts, or when it is keyed by the community's id.
-    const ours =
-      communityKey === post.community_id ||
-      feed.pages.some((p) => p.items.some((i) => i.community_id === post.community_id));
-    if (!ours || (category !== "all" && category !== post.category_id)) continue;
+    if (key.communityId !== post.community_id || (key.category !== "all" && key.category !== post.category_id))
+      continue;
     if (first.items.some((p) => p.id === post.id)) continue;
     const pinned = first.items.filter((p) => p.is_pinned).length;
     const items = [...first.items.slice(0, pinned), post, ...first.items.slice(pinned)];

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "#web/lib/api";
 import { communityQueryKeys } from "#web/features/communities";
-import { invalidateFeeds } from "../index";
+import { invalidateFeeds, postQueryKeys } from "./post-keys";
 import type { PendingPost } from "./get-pending-posts";
 
 export const reviewPost = (postId: string, approve: boolean) =>
@@ -13,7 +13,7 @@ export const reviewPost = (postId: string, approve: boolean) =>
  */
 export function useReviewPost(communityId: string) {
   const queryClient = useQueryClient();
-  const pendingKey = communityQueryKeys.part(communityId, "pending-posts");
+  const pendingKey = postQueryKeys.pending(communityId);
   return useMutation({
     mutationFn: ({ postId, approve }: { postId: string; approve: boolean }) => reviewPost(postId, approve),
     onSuccess: (_result, { postId }) => {

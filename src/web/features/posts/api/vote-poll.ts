@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, ApiError, unwrap } from "#web/lib/api";
-import { patchPost, postQueryKeys } from "./post-keys";
+import { invalidateFeeds, patchPost, postQueryKeys } from "./post-keys";
 
 export const votePoll = (postId: string, optionIndex: number) =>
   unwrap(api.POST("/api/posts/{postId}/vote", { params: { path: { postId } }, body: { option_index: optionIndex } }));
@@ -14,7 +14,7 @@ export function useVotePoll(postId: string) {
     onError: (error) => {
       // Already voted (another tab) or ended meanwhile: fetch the post as it is now.
       if (error instanceof ApiError && error.status === 409) {
-        void queryClient.invalidateQueries({ predicate: (q) => postQueryKeys.isFeed(q.queryKey) });
+        void invalidateFeeds(queryClient);
         void queryClient.invalidateQueries({ queryKey: postQueryKeys.detail(postId) });
       }
     },

@@ -41,13 +41,13 @@ export function PostFeed({
   useCommunityStream(communityId, {
     onEvent: (event) => {
       void queryClient.invalidateQueries({
-        predicate: (q) => postQueryKeys.isFeed(q.queryKey) && q.queryKey[2] === communityId,
+        predicate: (q) => postQueryKeys.isFeedOf(q.queryKey, communityId),
       });
       void queryClient.invalidateQueries({ queryKey: postQueryKeys.detail(event.post_id) });
     },
     onResync: () =>
       void queryClient.invalidateQueries({
-        predicate: (q) => postQueryKeys.isFeed(q.queryKey) && q.queryKey[2] === communityId,
+        predicate: (q) => postQueryKeys.isFeedOf(q.queryKey, communityId),
       }),
   });
 

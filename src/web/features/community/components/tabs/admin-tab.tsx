@@ -21,7 +21,7 @@ import { errorMessage } from "#web/lib/api";
 import { cn } from "#web/lib/cn";
 import type { CommunityView } from "#web/features/communities";
 import { useBans } from "#web/features/members";
-import { type CommunityStats, useCommunityStats } from "../../api/get-community-stats";
+import { type CommunityStats, useCommunityStats } from "#web/features/communities";
 import { useLiftBan } from "#web/features/members";
 import type { HomeTab } from "../community-home";
 import { PendingApprovals } from "#web/features/posts";

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "#web/lib/api";
 import type { paths } from "#web/lib/api-types";
-import { communityQueryKeys } from "#web/features/communities";
+import { communityQueryKeys } from "./get-community";
 
 export type CommunityStats =
   paths["/api/communities/{communityId}/stats"]["get"]["responses"][200]["content"]["application/json"];
@@ -11,10 +11,11 @@ export const fetchCommunityStats = (communityId: string) =>
 
 export const communityStatsQueryOptions = (communityId: string) =>
   queryOptions({
-    queryKey: communityQueryKeys.part(communityId, "stats"),
+    queryKey: communityQueryKeys.stats(communityId),
     queryFn: () => fetchCommunityStats(communityId),
   });
 
-export function useCommunityStats(communityId: string) {
-  return useQuery(communityStatsQueryOptions(communityId));
+/** Dashboard and metrics figures (owner, admin). */
+export function useCommunityStats(communityId: string, { enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({ ...communityStatsQueryOptions(communityId), enabled });
 }
