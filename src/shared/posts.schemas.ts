@@ -1,6 +1,47 @@
 import { z } from "zod";
 import { MSG } from "./messages";
-import { POST_TYPES, POLL_DURATIONS, DEFAULT_POLL_HOURS, POST_LIMITS, videoEmbed, firstUrl } from "./posts";
+import {
+  DEFAULT_POLL_HOURS,
+  firstUrl,
+  MEDIA_TYPES,
+  POLL_DURATIONS,
+  POST_LIMITS,
+  POST_TYPES,
+  POST_VISIBILITIES,
+  videoEmbed,
+} from "./posts";
+
+// What a post stores in its jsonb columns (the Drizzle columns and the API's post take their types from here).
+
+/** One entry of a post's media_urls. */
+export const mediaItemSchema = z.object({
+  type: z.enum(MEDIA_TYPES),
+  url: z.string(),
+  thumbnail: z.string().optional(),
+  medium: z.string().optional(),
+  duration: z.number().optional(),
+});
+export type MediaItem = z.infer<typeof mediaItemSchema>;
+
+export const pollOptionSchema = z.object({ id: z.string(), text: z.string(), votes: z.number() });
+export type PollOption = z.infer<typeof pollOptionSchema>;
+
+/** A poll as stored in poll_data, with its counts. */
+export const pollDataSchema = z.object({
+  options: z.array(pollOptionSchema),
+  duration_hours: z.number(),
+  expires_at: z.string().nullable(),
+  total_votes: z.number(),
+});
+export type PollData = z.infer<typeof pollDataSchema>;
+
+export const linkPreviewSchema = z.object({
+  url: z.string(),
+  title: z.string(),
+  description: z.string(),
+  image: z.string().nullable(),
+});
+export type LinkPreview = z.infer<typeof linkPreviewSchema>;
 
 /** Images a post may carry: files stored by Hearth, never links elsewhere. */
 const ownMedia = z
@@ -17,7 +58,7 @@ export const createPostSchema = z
     type: z.enum(POST_TYPES).default("text"),
     content: z.string(MSG.enterContent).max(POST_LIMITS.contentMax, "Posts can be at most 10,000 characters"),
     category_id: z.uuid().nullable().optional(),
-    visibility: z.enum(["public", "members", "admins"]).optional(),
+    visibility: z.enum(POST_VISIBILITIES).optional(),
     images: z.array(postImageSchema).max(POST_LIMITS.imagesMax, "At most 10 images").optional(),
     video_url: z.string().trim().max(500).optional(),
     poll: z

@@ -1,12 +1,20 @@
 export const POST_TYPES = ["text", "image", "video", "poll", "link"] as const;
 export type PostType = (typeof POST_TYPES)[number];
 
-export const POST_VISIBILITIES = [
-  { value: "public", label: "Public" },
-  { value: "members", label: "Members only" },
-  { value: "admins", label: "Admins only" },
-] as const;
-export type PostVisibility = (typeof POST_VISIBILITIES)[number]["value"];
+/** Who may read a post (SPEC §6; the rule is `mayViewPost` in roles.ts), narrowest last. */
+export const POST_VISIBILITIES = ["public", "members", "admins"] as const;
+export type PostVisibility = (typeof POST_VISIBILITIES)[number];
+export const POST_VISIBILITY_LABELS: Record<PostVisibility, string> = {
+  public: "Public",
+  members: "Members only",
+  admins: "Admins only",
+};
+export const isPostVisibility = (value: unknown): value is PostVisibility =>
+  typeof value === "string" && (POST_VISIBILITIES as readonly string[]).includes(value);
+
+/** What a post's media_urls may hold. */
+export const MEDIA_TYPES = ["image", "video", "document"] as const;
+export type MediaType = (typeof MEDIA_TYPES)[number];
 
 /** Poll durations (SPEC §9): 1 hour, 1 day (default), 3 days, 1 week, none (0 = no limit). */
 export const POLL_DURATIONS = [

@@ -1,4 +1,5 @@
 /** Community roles and the permission matrix (SPEC §6): the one place both sides ask "may they?". */
+import { POST_VISIBILITIES, type PostVisibility } from "./posts";
 
 export const COMMUNITY_ROLES = ["owner", "admin", "moderator", "member", "guest"] as const;
 export type CommunityRole = (typeof COMMUNITY_ROLES)[number];
@@ -47,6 +48,25 @@ export const isRole = (value: unknown): value is CommunityRole =>
 
 /** Whether a role may see the Admin tab, the setup page and drafts (owner, admin). */
 export const isManager = (role: CommunityRole | null | undefined) => role === "owner" || role === "admin";
+
+/**
+ * Who may read a post of a visibility (SPEC §6), for a viewer who may see its community: public
+ * to all, members to members (any role), admins to owner and admin. The one rule: the API's checks,
+ * the feed, the live stream and the SQL of every query (postVisibleToRole on the server) follow it.
+ */
+export function mayViewPost(role: CommunityRole | null | undefined, visibility: PostVisibility): boolean {
+  if (visibility === "public") return true;
+  if (!role) return false;
+  return visibility === "members" || ROLE_RANK[role] >= ROLE_RANK.admin;
+}
+
+const visibilitiesOf = (role: CommunityRole | null) => POST_VISIBILITIES.filter((v) => mayViewPost(role, v));
+const VISIBLE_TO_ANONYMOUS = visibilitiesOf(null);
+const VISIBLE_TO = new Map(COMMUNITY_ROLES.map((role) => [role, visibilitiesOf(role)]));
+
+/** The post visibilities a role (null: not a member) may read, widest first (mayViewPost, computed once). */
+export const visibleTo = (role: CommunityRole | null | undefined): readonly PostVisibility[] =>
+  (role && VISIBLE_TO.get(role)) || VISIBLE_TO_ANONYMOUS;
 
 export type RoleChangeRefusal =
   | "insufficient" // actor below admin

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
 import { FLAG_OF_TYPE, NOTIFICATION_LIMITS, type NotificationType } from "#shared/notifications";
 import type { Queryable } from "#server/db/client";
+import { postVisibleToRole } from "./post-access";
 import { REALTIME_NOTIFY_CHANNEL } from "./realtime";
 
 /** The job queue that mails a user's digest. */
@@ -23,9 +24,7 @@ export function mayReceive(userId: SQL, communityId: SQL, postId: SQL): SQL {
               SELECT 1 FROM posts rp
                WHERE rp.id = ${postId} AND rp.community_id = rc.id AND rp.deleted_at IS NULL
                  AND (rp.author_id = ${userId}
-                      OR (rp.is_approved AND (rp.visibility = 'public'
-                          OR (rp.visibility = 'members' AND rm.role IS NOT NULL)
-                          OR (rp.visibility = 'admins' AND rm.role IN ('owner', 'admin')))))))))`;
+                      OR (rp.is_approved AND ${postVisibleToRole(sql`rp.visibility`, sql`rm.role`)}))))))`;
 }
 
 /** `mayReceive` for a row of `notifications` aliased `n`. */

@@ -1,31 +1,50 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { MSG } from "#shared/messages";
-import { can, isRole, ROLE_RANK, type CommunityRole } from "#shared/roles";
+import { POST_VISIBILITIES, type PostVisibility } from "#shared/posts";
+import type { PollData } from "#shared/posts.schemas";
+import { can, COMMUNITY_ROLES, isRole, mayViewPost, type CommunityRole } from "#shared/roles";
 import type { Queryable } from "#server/db/client";
-import type { PollData } from "#server/db/schema/index";
 import { AppError } from "./errors";
-
-type Visibility = "public" | "members" | "admins";
 
 const postNotFound = () => new AppError("NOT_FOUND", MSG.postNotFound);
 
-/** Which post visibilities a role may read: public to all who see the community, members to members, admins to owner and admin. */
-export function visibleTo(role: CommunityRole | null): Visibility[] {
-  if (!role) return ["public"];
-  return ROLE_RANK[role] >= ROLE_RANK.admin ? ["public", "members", "admins"] : ["public", "members"];
+/** The condition on a role (an SQL expression, NULL for a non-member) under which mayViewPost allows a visibility. */
+function roleCondition(v: PostVisibility): string | null {
+  if (mayViewPost(null, v)) return null;
+  const roles = COMMUNITY_ROLES.filter((role) => mayViewPost(role, v));
+  if (roles.length === COMMUNITY_ROLES.length) return "IS NOT NULL";
+  return `IN (${roles.map((role) => `'${role}'`).join(", ")})`;
+}
+const ROLE_CONDITIONS = POST_VISIBILITIES.map((v) => [v, roleCondition(v)] as const);
+
+/**
+ * `mayViewPost` (#shared/roles) in SQL: whether a viewer whose role in the post's community is
+ * `role` (NULL: not a member) may read a post of visibility `visibility`. Every query that picks
+ * posts for a viewer uses it, so the SQL and the checks in code never part:
+ * `(p.visibility = 'public' OR (p.visibility = 'members' AND m.role IS NOT NULL) OR (…'admins' AND m.role IN ('owner', 'admin')))`.
+ */
+export function postVisibleToRole(visibility: SQL, role: SQL): SQL {
+  const cases = ROLE_CONDITIONS.map(([v, condition]) =>
+    condition === null
+      ? sql`${visibility} = ${sql.raw(`'${v}'`)}`
+      : sql`(${visibility} = ${sql.raw(`'${v}'`)} AND ${role} ${sql.raw(condition)})`,
+  );
+  return sql`(${sql.join(cases, sql` OR `)})`;
 }
 
-type PostAccess = {
-  post: {
-    id: string;
-    community_id: string;
-    author_id: string;
-    visibility: Visibility;
-    is_approved: boolean;
-    is_pinned: boolean;
-    type: string;
-    poll_data: PollData | null;
-  };
+type AccessPost = {
+  id: string;
+  community_id: string;
+  author_id: string;
+  visibility: PostVisibility;
+  is_approved: boolean;
+  is_pinned: boolean;
+  type: string;
+  poll_data: PollData | null;
+};
+
+export type PostAccess = {
+  post: AccessPost;
   community: { id: string; visibility: string; created_by: string; moderation_enabled: boolean };
   role: CommunityRole | null;
 };
@@ -41,20 +60,9 @@ export async function requirePost(
   viewerId: string | null | undefined,
 ): Promise<PostAccess> {
   if (!/^[0-9a-f-]{36}$/i.test(postId)) throw postNotFound();
-  const res = await db.execute<{
-    id: string;
-    community_id: string;
-    author_id: string;
-    visibility: Visibility;
-    is_approved: boolean;
-    is_pinned: boolean;
-    type: string;
-    poll_data: PollData | null;
-    c_visibility: string;
-    created_by: string;
-    moderation_enabled: boolean;
-    role: string | null;
-  }>(sql`
+  const res = await db.execute<
+    AccessPost & { c_visibility: string; created_by: string; moderation_enabled: boolean; role: string | null }
+  >(sql`
     SELECT p.id, p.community_id, p.author_id, p.visibility, p.is_approved, p.is_pinned, p.type, p.poll_data,
            c.visibility AS c_visibility, c.created_by, c.moderation_enabled, m.role
       FROM posts p
@@ -65,7 +73,7 @@ export async function requirePost(
   if (!r) throw postNotFound();
   const role = isRole(r.role) ? r.role : null;
   if (r.c_visibility === "private" && !role) throw postNotFound();
-  if (!visibleTo(role).includes(r.visibility)) throw postNotFound();
+  if (!mayViewPost(role, r.visibility)) throw postNotFound();
   if (!r.is_approved && r.author_id !== viewerId && !can(role, "moderate_posts")) throw postNotFound();
   return {
     post: {
@@ -86,4 +94,9 @@ export async function requirePost(
     },
     role,
   };
+}
+
+/** Likes, votes, shares, pins and comments are for posts that are out (approved). */
+export function requireApproved(access: PostAccess): void {
+  if (!access.post.is_approved) throw new AppError("CONFLICT", "This post is waiting for approval");
 }

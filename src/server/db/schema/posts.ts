@@ -11,26 +11,26 @@ import {
   timestamp,
   uuid,
 } from "drizzle-orm/pg-core";
+import { POST_TYPES, POST_VISIBILITIES } from "#shared/posts";
+import type { LinkPreview, MediaItem, PollData } from "#shared/posts.schemas";
 import { user } from "./auth";
 import { communities, postCategories } from "./communities";
 
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+export type { LinkPreview, MediaItem, PollData, PollOption } from "#shared/posts.schemas";
 
-export type MediaItem = {
-  type: "image" | "video" | "document";
-  url: string;
-  thumbnail?: string;
-  medium?: string;
-  duration?: number;
-};
-export type PollOption = { id: string; text: string; votes: number };
-export type PollData = {
-  options: PollOption[];
-  duration_hours: number;
-  expires_at: string | null;
-  total_votes: number;
-};
-export type LinkPreview = { url: string; title: string; description: string; image: string | null };
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+/** A row's user, removed with their account. */
+const userRef = () =>
+  text("user_id")
+    .notNull()
+    .references(() => user.id, { onDelete: "cascade" });
+/** A row's post, removed with it. */
+const postRef = () =>
+  uuid("post_id")
+    .notNull()
+    .references(() => posts.id, { onDelete: "cascade" });
+/** A row saying that a user did something to a post once (like, save): the pair is the key. */
+const userOnPost = () => ({ postId: postRef(), userId: userRef(), createdAt: ts("created_at").notNull().defaultNow() });
 
 export const posts = pgTable(
   "posts",
@@ -44,13 +44,9 @@ export const posts = pgTable(
       .references(() => user.id, { onDelete: "cascade" }),
     categoryId: uuid("category_id").references(() => postCategories.id, { onDelete: "set null" }),
     content: text("content").notNull().default(""),
-    type: text("type", { enum: ["text", "image", "video", "poll", "link"] })
-      .notNull()
-      .default("text"),
+    type: text("type", { enum: POST_TYPES }).notNull().default("text"),
     isApproved: boolean("is_approved").notNull().default(true),
-    visibility: text("visibility", { enum: ["public", "members", "admins"] })
-      .notNull()
-      .default("public"),
+    visibility: text("visibility", { enum: POST_VISIBILITIES }).notNull().default("public"),
     isEdited: boolean("is_edited").notNull().default(false),
     isPinned: boolean("is_pinned").notNull().default(false),
     likesCount: integer("likes_count").notNull().default(0),
@@ -85,19 +81,10 @@ export const posts = pgTable(
   ],
 );
 
-export const postLikes = pgTable(
-  "post_likes",
-  {
-    postId: uuid("post_id")
-      .notNull()
-      .references(() => posts.id, { onDelete: "cascade" }),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
-    createdAt: ts("created_at").notNull().defaultNow(),
-  },
-  (t) => [primaryKey({ columns: [t.postId, t.userId] }), index("post_likes_user_idx").on(t.userId)],
-);
+export const postLikes = pgTable("post_likes", userOnPost(), (t) => [
+  primaryKey({ columns: [t.postId, t.userId] }),
+  index("post_likes_user_idx").on(t.userId),
+]);
 
 /**
  * Who shared a post, so share_count counts each sharer once (a trigger moves the count with the
@@ -107,9 +94,7 @@ export const postLikes = pgTable(
 export const postShares = pgTable(
   "post_shares",
   {
-    postId: uuid("post_id")
-      .notNull()
-      .references(() => posts.id, { onDelete: "cascade" }),
+    postId: postRef(),
     sharer: text("sharer").notNull(),
     userId: text("user_id").references(() => user.id, { onDelete: "cascade" }),
     createdAt: ts("created_at").notNull().defaultNow(),
@@ -117,32 +102,16 @@ export const postShares = pgTable(
   (t) => [primaryKey({ columns: [t.postId, t.sharer] }), index("post_shares_user_idx").on(t.userId)],
 );
 
-export const savedPosts = pgTable(
-  "saved_posts",
-  {
-    postId: uuid("post_id")
-      .notNull()
-      .references(() => posts.id, { onDelete: "cascade" }),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
-    createdAt: ts("created_at").notNull().defaultNow(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.postId, t.userId] }),
-    index("saved_posts_user_idx").on(t.userId, t.createdAt.desc().nullsFirst()),
-  ],
-);
+export const savedPosts = pgTable("saved_posts", userOnPost(), (t) => [
+  primaryKey({ columns: [t.postId, t.userId] }),
+  index("saved_posts_user_idx").on(t.userId, t.createdAt.desc().nullsFirst()),
+]);
 
 export const pollVotes = pgTable(
   "poll_votes",
   {
-    postId: uuid("post_id")
-      .notNull()
-      .references(() => posts.id, { onDelete: "cascade" }),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    postId: postRef(),
+    userId: userRef(),
     optionIndex: smallint("option_index").notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
@@ -153,9 +122,7 @@ export const comments = pgTable(
   "comments",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    postId: uuid("post_id")
-      .notNull()
-      .references(() => posts.id, { onDelete: "cascade" }),
+    postId: postRef(),
     parentId: uuid("parent_id"),
     authorId: text("author_id")
       .notNull()
@@ -176,9 +143,7 @@ export const commentLikes = pgTable(
     commentId: uuid("comment_id")
       .notNull()
       .references(() => comments.id, { onDelete: "cascade" }),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    userId: userRef(),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.commentId, t.userId] })],
@@ -192,9 +157,7 @@ export const userWarnings = pgTable(
     communityId: uuid("community_id")
       .notNull()
       .references(() => communities.id, { onDelete: "cascade" }),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    userId: userRef(),
     postId: uuid("post_id").references(() => posts.id, { onDelete: "set null" }),
     issuedBy: text("issued_by").references(() => user.id, { onDelete: "set null" }),
     reason: text("reason").notNull().default(""),

@@ -1,14 +1,13 @@
 import { and, eq, sql } from "drizzle-orm";
 import { MSG } from "#shared/messages";
-import { can, type CommunityRole } from "#shared/roles";
+import { can } from "#shared/roles";
 import type { AppContext, Viewer } from "#server/context";
-import type { Tx } from "#server/db/client";
 import { commentLikes, comments, posts } from "#server/db/schema/index";
-import { addMember, requirePermission } from "#server/lib/community-access";
+import { requirePermission } from "#server/lib/community-access";
 import { AppError } from "#server/lib/errors";
 import { notify } from "#server/lib/notifications";
-import { requirePost } from "#server/lib/post-access";
-import { postPageKey } from "#server/lib/public-cache";
+import { requireApproved, requirePost } from "#server/lib/post-access";
+import { forgetPostPage, roleForTakingPart } from "#server/features/posts/index";
 
 const commentNotFound = () => new AppError("NOT_FOUND", "Comment not found");
 
@@ -66,13 +65,6 @@ export async function findComments({
   return res.rows.map(toDto);
 }
 
-/** Taking part joins a signed-in non-member of a public community (docs/decisions/0004). */
-async function actingRole(tx: Tx, community: { id: string }, role: CommunityRole | null, userId: string) {
-  if (role) return role;
-  await addMember(tx, { community, userId });
-  return "member" as CommunityRole;
-}
-
 /** A comment, or a reply to a top-level comment of the same post; comments_count moves in the same transaction. */
 export async function createComment({
   ctx,
@@ -88,9 +80,9 @@ export async function createComment({
   parentId?: string | null;
 }) {
   const access = await requirePost(ctx.db, postId, viewer.id);
-  if (!access.post.is_approved) throw new AppError("CONFLICT", "This post is waiting for approval");
+  requireApproved(access);
   const created = await ctx.db.transaction(async (tx) => {
-    const role = await actingRole(tx, access.community, access.role, viewer.id);
+    const role = await roleForTakingPart(tx, access.community, access.role, viewer.id);
     requirePermission(role, "create_post");
     let parentAuthor: string | null = null;
     if (parentId) {
@@ -142,7 +134,7 @@ export async function createComment({
     return toDto(res.rows[0]);
   });
   // The post's anonymous page shows comments_count.
-  ctx.feedCache.delete(postPageKey(access.community.id, postId));
+  forgetPostPage(ctx, access.community.id, postId);
   return created;
 }
 
@@ -211,7 +203,7 @@ export async function deleteComment({
         .where(eq(posts.id, comment.postId));
     }
   });
-  ctx.feedCache.delete(postPageKey(access.community.id, comment.postId));
+  forgetPostPage(ctx, access.community.id, comment.postId);
 }
 
 /** Like toggle on a comment (counts toward the author's leaderboard score). */
@@ -226,7 +218,7 @@ export async function toggleCommentLike({
 }) {
   const { access } = await requireComment(ctx, viewer, commentId);
   return ctx.db.transaction(async (tx) => {
-    await actingRole(tx, access.community, access.role, viewer.id);
+    await roleForTakingPart(tx, access.community, access.role, viewer.id);
     const removed = await tx
       .delete(commentLikes)
       .where(and(eq(commentLikes.commentId, commentId), eq(commentLikes.userId, viewer.id)))

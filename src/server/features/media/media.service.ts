@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { ROLE_RANK, isRole, type CommunityRole } from "#shared/roles";
+import { ROLE_RANK, isRole, visibleTo, type CommunityRole } from "#shared/roles";
 import { MIME_BY_EXTENSION } from "#shared/uploads";
 import type { AppContext } from "#server/context";
-import { visibleTo } from "#server/lib/post-access";
 import { originalKeyOf, variantKeys } from "#server/lib/uploads";
 import { lessonUnlocked, managesCourses } from "#server/features/courses/index";
 

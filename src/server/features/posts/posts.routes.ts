@@ -13,80 +13,23 @@ import { RATE_RULES } from "#server/lib/rate-limit";
 import { errorResponses, uploadResult } from "#server/lib/schemas";
 import { filePart } from "#server/lib/uploads";
 import { FILE_KINDS, MB, UPLOAD_MESSAGES } from "#shared/uploads";
+import { postDto, postPage } from "./post-dto";
+import { findFeed, findPublicPost } from "./posts.feed";
+import { findPending, pinPost, reviewPost, warnAuthor } from "./posts.moderation";
+import { findPost, findSaved } from "./posts.queries";
 import {
   createPost,
   deletePost,
-  findFeed,
-  findPending,
-  findPost,
-  findPublicPost,
-  findSaved,
-  pinPost,
-  reviewPost,
   sharePost,
   toggleLike,
   toggleSave,
   updatePost,
   uploadPostImage,
   votePoll,
-  warnAuthor,
 } from "./posts.service";
 
 const communityParams = z.object({ communityId: z.string().min(1).max(120) });
 const postParams = z.object({ postId: z.string().min(1).max(60) });
-const visibility = z.enum(["public", "members", "admins"]);
-const author = z
-  .object({ user_id: z.string(), username: z.string(), full_name: z.string(), avatar_url: z.string().nullable() })
-  .nullable();
-
-export const postDto = z.object({
-  id: z.string(),
-  community_id: z.string(),
-  type: z.enum(["text", "image", "video", "poll", "link"]),
-  content: z.string(),
-  visibility,
-  is_pinned: z.boolean(),
-  is_edited: z.boolean(),
-  is_approved: z.boolean().describe("false: waiting for approval (shown to its author and moderators)"),
-  likes_count: z.number(),
-  comments_count: z.number(),
-  share_count: z.number(),
-  category_id: z.string().nullable(),
-  media_urls: z.array(
-    z.object({
-      type: z.enum(["image", "video", "document"]),
-      url: z.string(),
-      thumbnail: z.string().optional(),
-      medium: z.string().optional(),
-      duration: z.number().optional(),
-    }),
-  ),
-  poll: z
-    .object({
-      options: z.array(
-        z.object({
-          id: z.string(),
-          text: z.string(),
-          votes: z.number().nullable().describe("null until voted or ended"),
-        }),
-      ),
-      duration_hours: z.number(),
-      expires_at: z.string().nullable(),
-      total_votes: z.number().nullable(),
-      closed: z.boolean(),
-    })
-    .nullable(),
-  link_preview: z
-    .object({ url: z.string(), title: z.string(), description: z.string(), image: z.string().nullable() })
-    .nullable(),
-  created_at: z.string(),
-  author,
-  liked: z.boolean(),
-  saved: z.boolean(),
-  user_vote_index: z.number().nullable(),
-});
-
-const page = z.object({ items: z.array(postDto), next_cursor: z.string().nullable() });
 
 export const postRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
@@ -97,7 +40,7 @@ export const postRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         summary: `The feed: pinned first, then newest, ${LIMITS.feedPageSize} a page (visibility per the viewer's role)`,
         params: communityParams,
         querystring: z.object({ category: z.uuid().optional(), cursor: z.string().max(300).optional() }),
-        response: { 200: page, ...errorResponses },
+        response: { 200: postPage, ...errorResponses },
       },
     },
     async (request, reply) => {

@@ -1,0 +1,9 @@
+/**
+ * Posts: the routes (posts.routes.ts) over the feed reads and their caches (posts.feed.ts), the
+ * post columns, row mapping and single reads (posts.queries.ts), writes (posts.service.ts) and
+ * moderation (posts.moderation.ts); the API's post is post-dto.ts.
+ */
+export { postRoutes } from "./posts.routes";
+export { postDto, postPage, type PostDto } from "./post-dto";
+export { forgetFeed, forgetPostPage } from "./posts.feed";
+export { roleForTakingPart } from "./posts.service";

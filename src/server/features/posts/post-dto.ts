@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { POST_TYPES, POST_VISIBILITIES } from "#shared/posts";
+import { linkPreviewSchema, mediaItemSchema, pollDataSchema, pollOptionSchema } from "#shared/posts.schemas";
+
+/**
+ * A post as the API answers it: the one description of its shape. toPostDto (posts.queries.ts)
+ * builds it field by field and is typed against it; the routes declare it; the feed and the
+ * anonymous post page, sent pre-serialized, are checked against it in posts.test.ts.
+ */
+export const postDto = z.object({
+  id: z.string(),
+  community_id: z.string(),
+  type: z.enum(POST_TYPES),
+  content: z.string(),
+  visibility: z.enum(POST_VISIBILITIES),
+  is_pinned: z.boolean(),
+  is_edited: z.boolean(),
+  is_approved: z.boolean().describe("false: waiting for approval (shown to its author and moderators)"),
+  likes_count: z.number(),
+  comments_count: z.number(),
+  share_count: z.number(),
+  category_id: z.string().nullable(),
+  media_urls: z.array(mediaItemSchema),
+  poll: pollDataSchema
+    .extend({
+      options: z.array(pollOptionSchema.extend({ votes: z.number().nullable().describe("null until voted or ended") })),
+      total_votes: z.number().nullable(),
+      closed: z.boolean(),
+    })
+    .nullable(),
+  link_preview: linkPreviewSchema.nullable(),
+  created_at: z.string(),
+  author: z
+    .object({ user_id: z.string(), username: z.string(), full_name: z.string(), avatar_url: z.string().nullable() })
+    .nullable(),
+  liked: z.boolean(),
+  saved: z.boolean(),
+  user_vote_index: z.number().nullable(),
+});
+export type PostDto = z.infer<typeof postDto>;
+
+/** A page of the feed. */
+export const postPage = z.object({ items: z.array(postDto), next_cursor: z.string().nullable() });

@@ -1,0 +1,158 @@
+import type { ServerResponse } from "node:http";
+import type { FastifyReply } from "fastify";
+
+export type SseFrame = { id?: number | null; event: string; data: unknown };
+
+export type SseOptions = {
+  maxPerSecond: number;
+  heartbeatMs: number;
+  /** Reconnection delay the browser is told to use; a random spread avoids reconnect storms. */
+  retryMs?: number;
+  /** A client this far behind (bytes not yet taken by the socket) is dropped; it will reconnect. */
+  maxBufferedBytes?: number;
+};
+
+/**
+ * One SSE response. Takes over the reply (`reply.hijack()`), so it must be opened after every
+ * check that may still answer with an error. Frames beyond `maxPerSecond` wait (up to one more
+ * second's worth); past that, everything waiting is replaced by a single `resync` frame carrying
+ * the newest id, so nothing is lost silently: the client refetches instead.
+ */
+export class SseStream {
+  private readonly res: ServerResponse;
+  private readonly sentAt: number[] = [];
+  private queue: SseFrame[] = [];
+  /** A pending resync that replaces everything before it; `id` is the newest id it stands for. */
+  private overflow: { id: number | null } | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly heartbeat: NodeJS.Timeout;
+  private readonly closeHandlers: (() => void)[] = [];
+  private ended = false;
+
+  constructor(
+    reply: FastifyReply,
+    private readonly opts: SseOptions,
+  ) {
+    reply.hijack();
+    this.res = reply.raw;
+    this.res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      "x-accel-buffering": "no",
+    });
+    reply.request.raw.socket?.setNoDelay(true);
+    this.res.write(`retry: ${Math.round(opts.retryMs ?? 2000 + Math.random() * 4000)}\n\n`);
+    this.res.on("close", () => this.cleanup());
+    this.heartbeat = setInterval(() => this.write(": ping\n\n"), opts.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  get closed(): boolean {
+    return this.ended;
+  }
+
+  onClose(fn: () => void): void {
+    if (this.ended) fn();
+    else this.closeHandlers.push(fn);
+  }
+
+  send(frame: SseFrame): void {
+    if (this.ended) return;
+    if (this.overflow) {
+      if (frame.id != null) this.overflow.id = frame.id;
+    } else if (this.queue.length === 0 && this.mayWriteNow()) {
+      this.writeFrame(frame);
+    } else if (this.queue.length < this.opts.maxPerSecond) {
+      this.queue.push(frame);
+    } else {
+      this.overflow = { id: frame.id ?? this.newestQueuedId() };
+      this.queue = [];
+    }
+    this.scheduleDrain();
+  }
+
+  /** Asks the client to refetch; replaces whatever is still waiting. */
+  resync(id: number | null): void {
+    if (this.ended) return;
+    const newest = id ?? this.overflow?.id ?? this.newestQueuedId();
+    this.queue = [];
+    this.overflow = { id: newest };
+    this.drain();
+    this.scheduleDrain();
+  }
+
+  close(): void {
+    if (this.ended) return;
+    this.res.end();
+    this.cleanup();
+  }
+
+  private newestQueuedId(): number | null {
+    for (let i = this.queue.length - 1; i >= 0; i--) if (this.queue[i].id != null) return this.queue[i].id ?? null;
+    return null;
+  }
+
+  private mayWriteNow(): boolean {
+    return this.sentAt.length < this.opts.maxPerSecond || Date.now() - this.sentAt[0] >= 1000;
+  }
+
+  private drain() {
+    while (!this.ended && (this.overflow || this.queue.length > 0) && this.mayWriteNow()) {
+      if (this.overflow) {
+        const { id } = this.overflow;
+        this.overflow = null;
+        this.writeFrame({ id, event: "resync", data: { type: "resync" } });
+      } else {
+        this.writeFrame(this.queue.shift() as SseFrame);
+      }
+    }
+  }
+
+  private scheduleDrain() {
+    if (this.timer || this.ended || (!this.overflow && this.queue.length === 0)) return;
+    const wait = Math.max(0, this.sentAt[0] + 1000 - Date.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.drain();
+      this.scheduleDrain();
+    }, wait);
+    this.timer.unref();
+  }
+
+  private writeFrame(frame: SseFrame) {
+    const now = Date.now();
+    this.sentAt.push(now);
+    if (this.sentAt.length > this.opts.maxPerSecond) this.sentAt.shift();
+    const id = frame.id != null ? `id: ${frame.id}\n` : "";
+    this.write(`${id}event: ${frame.event}\ndata: ${JSON.stringify(frame.data)}\n\n`);
+  }
+
+  private write(chunk: string) {
+    if (this.ended) return;
+    this.res.write(chunk);
+    if (this.res.writableLength > (this.opts.maxBufferedBytes ?? 256 * 1024)) this.close();
+  }
+
+  private cleanup() {
+    if (this.ended) return;
+    this.ended = true;
+    clearInterval(this.heartbeat);
+    if (this.timer) clearTimeout(this.timer);
+    this.queue = [];
+    this.overflow = null;
+    for (const fn of this.closeHandlers.splice(0)) {
+      try {
+        fn();
+      } catch {
+        // a close handler must not stop the others
+      }
+    }
+  }
+}
+
+/** A Last-Event-ID value as an event id, or null when absent or not one. */
+export function parseEventId(value: unknown): number | null {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (typeof raw !== "string" || !/^\d{1,15}$/.test(raw.trim())) return null;
+  return Number(raw.trim());
+}
