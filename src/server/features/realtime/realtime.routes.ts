@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { isRole, type CommunityRole } from "#shared/roles";
 import type { AppContext } from "#server/context";
 import { requireCommunity } from "#server/lib/community-access";
 import { AppError } from "#server/lib/errors";
@@ -18,11 +17,11 @@ import {
 } from "#server/lib/realtime";
 import { notificationVisible } from "#server/lib/notifications";
 import { errorResponses } from "#server/lib/schemas";
+import { AccessCache, JoinBucket, type Access } from "./realtime.service";
 
 /** Anonymous viewers open streams from one address at most this often (all processes). */
 const ANONYMOUS_JOIN_RULE = { limit: 120, windowSeconds: 60 };
 
-type Access = { role: CommunityRole | null } | null;
 type QueryWithCursor = { lastEventId?: string };
 
 export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -34,77 +33,8 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     for (const stream of [...streams]) stream.close();
   });
 
-  // New streams per process: a token bucket refilled at joinsPerSecond, holding two seconds' worth.
-  let tokens = settings.joinsPerSecond * 2;
-  let refilledAt = Date.now();
-  const takeJoin = () => {
-    const now = Date.now();
-    tokens = Math.min(settings.joinsPerSecond * 2, tokens + ((now - refilledAt) / 1000) * settings.joinsPerSecond);
-    refilledAt = now;
-    if (tokens < 1) return false;
-    tokens -= 1;
-    return true;
-  };
-
-  // What a viewer may see in a community, shared by the streams of one session for accessTtlMs.
-  // The checks asked for in one tick (an event reaching every stream of a community) are read
-  // with one query per community, however many viewers there are.
-  const accessCache = new Map<string, { at: number; access: Promise<Access> }>();
-  type AccessAsk = {
-    userId: string | null;
-    sessionId: string | null;
-    resolve: (a: Access) => void;
-    reject: (e: unknown) => void;
-  };
-  const asking = new Map<string, AccessAsk[]>();
-  const readBatch = async (communityId: string, asks: AccessAsk[]) => {
-    try {
-      const { rows } = await ctx.pool.query<{
-        i: number;
-        visibility: string;
-        role: string | null;
-        session_ok: boolean;
-      }>(
-        `SELECT k.i::int AS i, c.visibility, m.role,
-                (k.session_id IS NULL OR EXISTS (SELECT 1 FROM session s WHERE s.id = k.session_id AND s.expires_at > now())) AS session_ok
-           FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS k(user_id, session_id, i)
-           JOIN communities c ON c.id = $1
-           LEFT JOIN community_members m ON m.community_id = c.id AND m.user_id = k.user_id`,
-        [communityId, asks.map((a) => a.userId), asks.map((a) => a.sessionId)],
-      );
-      const byIndex = new Map(rows.map((r) => [r.i, r]));
-      asks.forEach((ask, index) => {
-        const row = byIndex.get(index + 1);
-        // Gone, signed out, or private to someone who is no longer a member: the stream ends.
-        if (!row || !row.session_ok) return ask.resolve(null);
-        const role = isRole(row.role) ? row.role : null;
-        ask.resolve(row.visibility === "private" && !role ? null : { role });
-      });
-    } catch (err) {
-      for (const ask of asks) ask.reject(err);
-    }
-  };
-  const readAccess = (communityId: string, userId: string | null, sessionId: string | null) => {
-    const key = `${communityId}|${userId ?? ""}|${sessionId ?? ""}`;
-    const hit = accessCache.get(key);
-    if (hit && Date.now() - hit.at < settings.accessTtlMs) return hit.access;
-    if (accessCache.size > 10_000) accessCache.clear();
-    const access = new Promise<Access>((resolve, reject) => {
-      let asks = asking.get(communityId);
-      if (!asks) {
-        asking.set(communityId, (asks = []));
-        setImmediate(() => {
-          asking.delete(communityId);
-          void readBatch(communityId, asks!);
-        });
-      }
-      asks.push({ userId, sessionId, resolve, reject });
-    });
-    // A failed read is not cached.
-    access.catch(() => accessCache.delete(key));
-    accessCache.set(key, { at: Date.now(), access });
-    return access;
-  };
+  const joins = new JoinBucket(settings);
+  const accessCache = new AccessCache(ctx.pool, settings);
 
   // Idle streams re-check their access together, so the checks of one community batch into one query.
   const rechecks = new Set<() => void>();
@@ -192,7 +122,7 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   };
 
   const refuseBurst = () => {
-    if (!takeJoin()) {
+    if (!joins.take()) {
       throw new AppError("RATE_LIMITED", "Too many live connections are opening. Please try again shortly.", {
         retryAfter: 1 + Math.floor(Math.random() * 5),
       });
@@ -229,7 +159,7 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         cap: viewer ? settings.maxStreamsPerUser : settings.maxStreamsPerAddress,
         channel: communityChannel(community.id),
         allowed: async () => {
-          access = await readAccess(community.id, viewer?.id ?? null, viewer?.sessionId ?? null);
+          access = await accessCache.read(community.id, viewer?.id ?? null, viewer?.sessionId ?? null);
           return access !== null;
         },
         frame: ({ id, payload }) => {
