@@ -7,7 +7,10 @@ import { requirePermission } from "#server/lib/community-access";
 import { AppError } from "#server/lib/errors";
 import { notify } from "#server/lib/notifications";
 import { requireApproved, requirePost } from "#server/lib/post-access";
-import { forgetPostPage, roleForTakingPart } from "#server/features/posts/index";
+import { forgetPostPage, roleForTakingPart, userCardSql, type UserCard } from "#server/features/posts/index";
+
+/** A comment's author (`c`), as JSON. */
+const AUTHOR = sql.raw(userCardSql("c.author_id"));
 
 const commentNotFound = () => new AppError("NOT_FOUND", "Comment not found");
 
@@ -20,7 +23,7 @@ type CommentRow = {
   is_edited: boolean;
   deleted: boolean;
   created_at: string | Date;
-  author: { user_id: string; username: string; full_name: string; avatar_url: string | null } | null;
+  author: UserCard | null;
   liked: boolean;
 };
 
@@ -52,9 +55,7 @@ export async function findComments({
   const res = await ctx.db.execute<CommentRow>(sql`
     SELECT c.id, c.post_id, c.parent_id, c.content, c.likes_count, c.is_edited, c.deleted_at IS NOT NULL AS deleted,
            c.created_at,
-           (SELECT json_build_object('user_id', u.user_id, 'username', u.username, 'full_name', u.full_name,
-                                     'avatar_url', u.avatar_url)
-              FROM user_profiles u WHERE u.user_id = c.author_id) AS author,
+           ${AUTHOR} AS author,
            EXISTS (SELECT 1 FROM comment_likes l WHERE l.comment_id = c.id AND l.user_id = ${viewer?.id ?? ""}) AS liked
       FROM comments c
      WHERE c.post_id = ${postId}
@@ -126,9 +127,7 @@ export async function createComment({
     }
     const res = await tx.execute<CommentRow>(sql`
       SELECT c.id, c.post_id, c.parent_id, c.content, c.likes_count, c.is_edited, false AS deleted, c.created_at,
-             (SELECT json_build_object('user_id', u.user_id, 'username', u.username, 'full_name', u.full_name,
-                                       'avatar_url', u.avatar_url)
-                FROM user_profiles u WHERE u.user_id = c.author_id) AS author,
+             ${AUTHOR} AS author,
              false AS liked
         FROM comments c WHERE c.id = ${row.id}`);
     return toDto(res.rows[0]);

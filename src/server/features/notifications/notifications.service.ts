@@ -3,6 +3,7 @@ import { MSG } from "#shared/messages";
 import { NOTIFICATION_LIMITS, notificationHref, type NotificationType } from "#shared/notifications";
 import type { AppContext, Viewer } from "#server/context";
 import type { Queryable } from "#server/db/client";
+import { userCardSql, type UserCard } from "#server/features/posts/index";
 import { AppError } from "#server/lib/errors";
 import { escapeHtml } from "#server/lib/html";
 import type { JobHandler } from "#server/lib/jobs";
@@ -17,7 +18,7 @@ type NotificationRow = {
   community_id: string | null;
   community: { id: string; slug: string; name: string; icon_url: string | null } | null;
   post_id: string | null;
-  actor: { user_id: string; username: string; full_name: string; avatar_url: string | null } | null;
+  actor: UserCard | null;
   is_read: boolean;
   read_at: string | null;
   created_at: string;
@@ -68,9 +69,7 @@ export async function findNotifications({
            n.read_at, n.created_at,
            (SELECT json_build_object('id', c.id, 'slug', c.slug, 'name', c.name, 'icon_url', c.icon_url)
               FROM communities c WHERE c.id = n.community_id) AS community,
-           (SELECT json_build_object('user_id', u.user_id, 'username', u.username, 'full_name', u.full_name,
-                                     'avatar_url', u.avatar_url)
-              FROM user_profiles u WHERE u.user_id = n.actor_id) AS actor
+           ${sql.raw(userCardSql("n.actor_id"))} AS actor
       FROM notifications n
      WHERE n.user_id = ${viewer.id} AND n.in_app
        ${filter === "unread" ? sql`AND n.is_read = false` : sql``}

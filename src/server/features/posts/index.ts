@@ -4,6 +4,7 @@
  * moderation (posts.moderation.ts); the API's post is post-dto.ts.
  */
 export { postRoutes } from "./posts.routes";
-export { postDto, postPage, type PostDto } from "./post-dto";
+export { postDto, postPage, userCard, type PostDto, type UserCard } from "./post-dto";
+export { userCardSql } from "./posts.queries";
 export { forgetFeed, forgetPostPage } from "./posts.feed";
 export { roleForTakingPart } from "./posts.service";

@@ -2,6 +2,15 @@ import { z } from "zod";
 import { POST_TYPES, POST_VISIBILITIES } from "#shared/posts";
 import { linkPreviewSchema, mediaItemSchema, pollDataSchema, pollOptionSchema } from "#shared/posts.schemas";
 
+/** A user as shown beside what they wrote or did (userCardSql in posts.queries.ts reads it). */
+export const userCard = z.object({
+  user_id: z.string(),
+  username: z.string(),
+  full_name: z.string(),
+  avatar_url: z.string().nullable(),
+});
+export type UserCard = z.infer<typeof userCard>;
+
 /**
  * A post as the API answers it: the one description of its shape. toPostDto (posts.queries.ts)
  * builds it field by field and is typed against it; the routes declare it; the feed and the
@@ -30,9 +39,7 @@ export const postDto = z.object({
     .nullable(),
   link_preview: linkPreviewSchema.nullable(),
   created_at: z.string(),
-  author: z
-    .object({ user_id: z.string(), username: z.string(), full_name: z.string(), avatar_url: z.string().nullable() })
-    .nullable(),
+  author: userCard.nullable(),
   liked: z.boolean(),
   saved: z.boolean(),
   user_vote_index: z.number().nullable(),

@@ -3,11 +3,10 @@ import type { AppContext, Viewer } from "#server/context";
 import { posts, userWarnings } from "#server/db/schema/index";
 import { requireCommunity, requirePermission } from "#server/lib/community-access";
 import { AppError } from "#server/lib/errors";
-import { notify } from "#server/lib/notifications";
 import { requireApproved, requirePost } from "#server/lib/post-access";
 import { forgetFeed } from "./posts.feed";
 import { loadPost, postColumns, toPostDto, type PostRow } from "./posts.queries";
-import { announce, bumpPostCount } from "./posts.service";
+import { announce, bumpPostCount, notifyPostAuthor } from "./posts.service";
 
 // Moderation (owner, admin, moderator): pins, approvals, warnings.
 
@@ -88,14 +87,10 @@ export async function reviewPost({
       await bumpPostCount(tx, access.community.id, 1);
       // Until now only its author and moderators could see it: for everyone else it is new.
       await announce(tx, access, "post_created");
-      await notify(tx, {
-        recipients: [access.post.author_id],
-        actorId: viewer.id,
-        communityId: access.community.id,
+      await notifyPostAuthor(tx, access, viewer.id, {
         type: "post_approved",
         title: "Your post was approved",
         body: "It is now visible in the community.",
-        postId,
       });
     } else {
       await tx.update(posts).set({ deletedAt: new Date() }).where(eq(posts.id, postId));
@@ -127,14 +122,10 @@ export async function warnAuthor({
       issuedBy: viewer.id,
       reason,
     });
-    await notify(tx, {
-      recipients: [access.post.author_id],
-      actorId: viewer.id,
-      communityId: access.community.id,
+    await notifyPostAuthor(tx, access, viewer.id, {
       type: "other",
       title: "A moderator warned you about a post",
       body: reason || "Please review the community's rules.",
-      postId,
       data: { kind: "warning" },
     });
   });

@@ -11,15 +11,18 @@ import type { PostDto } from "./post-dto";
 // ---------------------------------------------------------------------------------------------
 // The columns of a post and their mapping to the API's post
 
+/** The card (UserCard) of the user whose id is the SQL expression `userId`, as JSON; null when there is none. */
+export const userCardSql = (userId: string) => `(SELECT json_build_object('user_id', u.user_id, 'username', u.username,
+                            'full_name', u.full_name, 'avatar_url', u.avatar_url)
+     FROM user_profiles u WHERE u.user_id = ${userId})`;
+
 /** The columns of a post answer that are the same for every viewer (`p` is the post). */
 const POST_COLUMNS = `
   p.id, p.community_id, p.author_id, p.type, p.content, p.visibility, p.is_pinned, p.is_edited, p.is_approved,
   p.likes_count, p.comments_count, p.share_count, p.category_id, p.media_urls, p.poll_data, p.link_preview,
   p.created_at,
   to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_raw,
-  (SELECT json_build_object('user_id', u.user_id, 'username', u.username, 'full_name', u.full_name,
-                            'avatar_url', u.avatar_url)
-     FROM user_profiles u WHERE u.user_id = p.author_id) AS author`;
+  ${userCardSql("p.author_id")} AS author`;
 
 /**
  * Every column of a post answer, with the like, save and vote of the viewer `viewer` (an SQL

@@ -20,7 +20,7 @@ import {
 } from "#server/db/schema/index";
 import { addMember, completeOnboardingTask, requireCommunity, requirePermission } from "#server/lib/community-access";
 import { AppError } from "#server/lib/errors";
-import { notify } from "#server/lib/notifications";
+import { notify, type NotifyInput } from "#server/lib/notifications";
 import { requireApproved, requirePost, type PostAccess } from "#server/lib/post-access";
 import { publishPostEvent } from "#server/lib/realtime";
 import { linkUploads, receiveUpload } from "#server/lib/uploads";
@@ -43,6 +43,21 @@ export async function roleForTakingPart(
   await addMember(tx, { community, userId: viewerId });
   return "member";
 }
+
+/** Tells a post's author what someone did to it (notify never tells actors of their own doing). */
+export const notifyPostAuthor = (
+  db: Queryable,
+  access: PostAccess,
+  actorId: string,
+  message: Pick<NotifyInput, "type" | "title" | "body" | "data">,
+) =>
+  notify(db, {
+    recipients: [access.post.author_id],
+    actorId,
+    communityId: access.community.id,
+    ...message,
+    postId: access.post.id,
+  });
 
 /** A category of the community, or a validation error. */
 async function requireCategory(db: Queryable, communityId: string, categoryId: string) {
@@ -262,14 +277,7 @@ export async function toggleLike({ ctx, viewer, postId }: { ctx: AppContext; vie
     return { liked: res.rows[0].liked, likes_count: row.likes };
   };
   const notifyAuthor = (db: Queryable) =>
-    notify(db, {
-      recipients: [access.post.author_id],
-      actorId: viewer.id,
-      communityId: access.community.id,
-      type: "post_like",
-      title: "{actor} liked your post",
-      postId,
-    });
+    notifyPostAuthor(db, access, viewer.id, { type: "post_like", title: "{actor} liked your post" });
   let result: { liked: boolean; likes_count: number };
   if (access.role) {
     // A member's toggle commits on its own, holding the post's row only for its statement; the
