@@ -5,6 +5,7 @@ import { Logo } from "#web/components/layout/logo";
 import { Button } from "#web/components/ui/button";
 import { openAuthDialog } from "#web/lib/auth-dialog-events";
 import { useMe } from "#web/lib/session";
+import { Bone } from "#web/components/ui/load-states";
 
 // The bell and the user menu (Radix popover and menu) load only for someone signed in.
 const SignedInControls = lazy(() =>
@@ -64,9 +65,9 @@ export function Header() {
             <span className="sm:hidden">Create</span>
           </Button>
           {me.isPending ? (
-            <span className="size-9 animate-pulse rounded-full bg-stone-200" aria-hidden="true" />
+            avatarPlaceholder
           ) : me.data?.user ? (
-            <Suspense fallback={<span className="size-9 animate-pulse rounded-full bg-stone-200" aria-hidden="true" />}>
+            <Suspense fallback={avatarPlaceholder}>
               <SignedInControls me={me.data} />
             </Suspense>
           ) : (
@@ -80,6 +81,5 @@ export function Header() {
   );
 }
 
-const switcherPlaceholder = (
-  <span className="h-10 w-12 animate-pulse rounded-xl bg-stone-100 md:w-36" aria-hidden="true" />
-);
+const switcherPlaceholder = <Bone className="h-10 w-12 rounded-xl bg-stone-100 md:w-36" />;
+const avatarPlaceholder = <Bone className="size-9 rounded-full bg-stone-200" />;

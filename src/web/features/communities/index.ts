@@ -1,10 +1,5 @@
 import { lazy } from "react";
-export {
-  communityQueryKeys,
-  communityQueryOptions,
-  fetchCommunity,
-  useCommunity,
-} from "./api/get-community";
+export { communityQueryKeys, communityQueryOptions, fetchCommunity, useCommunity } from "./api/get-community";
 export {
   communityStatsQueryOptions,
   fetchCommunityStats,
@@ -13,7 +8,7 @@ export {
 } from "./api/get-community-stats";
 export type { CommunityView } from "./api/get-community";
 export { findCachedCommunity } from "./api/find-cached-community";
-export { CommunityIcon } from "./components/community-icon";
+export { CommunityIcon, CoverImage } from "./components/community-images";
 export { DIRECTORY_PAGE_SIZE, directoryQueryOptions, fetchDirectoryPage, useDirectory } from "./api/list-directory";
 export type { DirectoryCard, DirectoryFilters, DirectoryPage } from "./api/list-directory";
 export { createCommunity, useCreateCommunityMutation } from "./api/create-community";

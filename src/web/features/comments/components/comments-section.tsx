@@ -1,10 +1,9 @@
-import { Clock, LogIn, MessageCircle, RotateCw } from "lucide-react";
+import { Clock, LogIn, MessageCircle } from "lucide-react";
 import { type ReactNode, useMemo, useState } from "react";
 import { toast } from "#web/lib/toast";
 import { can, type CommunityRole } from "#shared/roles";
 import { ConfirmDialog } from "#web/components/ui/alert-dialog";
 import { Button } from "#web/components/ui/button";
-import { FormMessage } from "#web/components/ui/form-message";
 import { errorMessage } from "#web/lib/api";
 import { openAuthDialog } from "#web/lib/auth-dialog-events";
 import { useMe } from "#web/lib/session";
@@ -15,6 +14,8 @@ import { useToggleCommentLike } from "../api/toggle-comment-like";
 import { useUpdateComment } from "../api/update-comment";
 import { CommentForm } from "./comment-form";
 import { commentAnchorId, commentAuthorName, CommentItem } from "./comment-item";
+import { LoadingRegion } from "#web/components/ui/load-states";
+import { LoadError } from "#web/components/ui/load-error";
 
 type ReplyTarget = { parentId: string; mention: string | null };
 
@@ -215,25 +216,16 @@ export function CommentsSection({
 
       <div className="mt-6">
         {comments.isPending ? (
-          <div className="space-y-5" aria-busy="true">
-            <span className="sr-only" role="status">
-              Loading comments
-            </span>
+          <LoadingRegion label="Loading comments" className="space-y-5">
             {[0, 1].map((n) => (
               <div key={n} className="flex gap-3" aria-hidden="true">
                 <div className="size-10 shrink-0 animate-pulse rounded-full bg-stone-200" />
                 <div className="h-16 flex-1 animate-pulse rounded-2xl bg-stone-100" />
               </div>
             ))}
-          </div>
+          </LoadingRegion>
         ) : comments.isError ? (
-          <FormMessage tone="error">
-            <p>Failed to load comments.</p>
-            <Button variant="secondary" size="sm" className="mt-2" onClick={() => void comments.refetch()}>
-              <RotateCw className="size-4" aria-hidden="true" />
-              Try again
-            </Button>
-          </FormMessage>
+          <LoadError onRetry={() => void comments.refetch()}>Failed to load comments.</LoadError>
         ) : topLevel.length === 0 ? (
           <div className="py-6 text-center">
             <span className="mx-auto flex size-11 items-center justify-center rounded-full bg-brand-50 text-brand-700">

@@ -5,7 +5,7 @@ import { priceText } from "#shared/communities";
 import { formatCount } from "#shared/format";
 import { cn } from "#web/lib/cn";
 import type { DirectoryCard } from "../api/list-directory";
-import { CommunityIcon } from "./community-icon";
+import { CommunityIcon } from "./community-images";
 
 /** Warm stand-ins for a missing cover, picked by the community's id so a card keeps its colour. */
 const COVER_GRADIENTS = [

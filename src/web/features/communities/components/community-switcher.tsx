@@ -11,7 +11,7 @@ import {
 } from "#web/components/ui/dropdown-menu";
 import { cn } from "#web/lib/cn";
 import { isCommunity, type MyCommunity, useMyCommunities } from "../api/get-my-communities";
-import { CommunityIcon } from "./community-icon";
+import { CommunityIcon } from "./community-images";
 
 /*
  * Lucide's glyphs (check, chevron-down, compass, layout-grid, plus), drawn here rather than imported:

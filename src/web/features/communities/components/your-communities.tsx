@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { ROLE_LABELS, isManager } from "#shared/roles";
 import { useMyCommunities } from "../api/get-my-communities";
-import { CommunityIcon } from "./community-icon";
+import { CommunityIcon } from "./community-images";
 
 /**
  * "Your communities" on / for someone signed in: every community they belong to (private ones

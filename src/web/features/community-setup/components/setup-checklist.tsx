@@ -6,7 +6,7 @@ import { ONBOARDING_INVITES_NEEDED, ONBOARDING_TASKS, type OnboardingTask, price
 import { formatCount } from "#shared/format";
 import { Button, buttonClasses } from "#web/components/ui/button";
 import { cn } from "#web/lib/cn";
-import { CommunityIcon, type CommunityView } from "#web/features/communities";
+import { CommunityIcon, type CommunityView, CoverImage } from "#web/features/communities";
 import {
   CommunitySettingsDialog,
   type CommunitySettingsSection,
@@ -263,17 +263,7 @@ function CommunityPreview({ community }: { community: CommunityView }) {
         How members see it
       </p>
       <div className="relative aspect-[1084/576] bg-gradient-to-br from-brand-200 via-amber-100 to-stone-200">
-        {community.cover_url && (
-          <img
-            src={community.cover_url}
-            alt=""
-            width={1084}
-            height={576}
-            loading="lazy"
-            decoding="async"
-            className="size-full object-cover"
-          />
-        )}
+        {community.cover_url && <CoverImage src={community.cover_url} />}
       </div>
       <div className="px-4 pb-4">
         <CommunityIcon

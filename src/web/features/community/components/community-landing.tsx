@@ -17,7 +17,7 @@ import { formatCount } from "#shared/format";
 import { Avatar } from "#web/components/ui/avatar";
 import { Button } from "#web/components/ui/button";
 import { cn } from "#web/lib/cn";
-import { type CommunityView, CommunityIcon } from "#web/features/communities";
+import { type CommunityView, CommunityIcon, CoverImage } from "#web/features/communities";
 import { CommunityFigures } from "./community-figures";
 import { joinLabel, useJoinAction } from "#web/features/members";
 
@@ -228,15 +228,7 @@ function MediaStrip({ community: c }: { community: CommunityView }) {
               )}
             >
               {v.key === "cover" && cover ? (
-                <img
-                  src={cover}
-                  alt=""
-                  width={1084}
-                  height={576}
-                  loading="lazy"
-                  decoding="async"
-                  className="size-full object-cover"
-                />
+                <CoverImage src={cover} />
               ) : (
                 <span className="flex size-full items-center justify-center bg-gradient-to-br from-brand-200 to-amber-100">
                   <CommunityIcon src={c.icon_url} name={c.name} size="md" />

@@ -3,6 +3,7 @@ import { ErrorFallback } from "#web/components/error-fallback";
 import { ApiError } from "#web/lib/api";
 import { useMe } from "#web/lib/session";
 import { useCommunity } from "#web/features/communities";
+import { LoadingRegion, PictureLinesSkeleton } from "#web/components/ui/load-states";
 
 // A member's home (tabs, feed, composer) and a visitor's landing page are separate chunks, so
 // neither downloads the other. Which one is likely is known from the session (signed out: the
@@ -51,21 +52,17 @@ export function CommunityPage({ idOrSlug }: { idOrSlug: string }) {
 
 function CommunityPageSkeleton() {
   return (
-    <main id="main" className="mx-auto max-w-6xl px-4 py-8 sm:px-6" aria-busy="true">
-      <span className="sr-only" role="status">
-        Loading community
-      </span>
-      <div className="flex items-center gap-4">
-        <div className="size-14 animate-pulse rounded-2xl bg-stone-200" />
-        <div className="space-y-2">
-          <div className="h-5 w-56 animate-pulse rounded-full bg-stone-200" />
-          <div className="h-3 w-40 animate-pulse rounded-full bg-stone-100" />
-        </div>
-      </div>
+    <LoadingRegion label="Loading community" as="main" id="main" className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+      <PictureLinesSkeleton
+        className="flex items-center gap-4"
+        picture="size-14 rounded-2xl bg-stone-200"
+        text="space-y-2"
+        lines={["h-5 w-56 rounded-full bg-stone-200", "h-3 w-40 rounded-full bg-stone-100"]}
+      />
       <div className="mt-8 grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="aspect-[16/8] animate-pulse rounded-3xl bg-stone-200/70" />
         <div className="hidden h-96 animate-pulse rounded-3xl bg-stone-200/70 lg:block" />
       </div>
-    </main>
+    </LoadingRegion>
   );
 }

@@ -7,7 +7,7 @@ import { can, isRole } from "#shared/roles";
 import { ConfirmDialog } from "#web/components/ui/alert-dialog";
 import { Button, buttonClasses } from "#web/components/ui/button";
 import { cn } from "#web/lib/cn";
-import { type CommunityView, CommunityIcon } from "#web/features/communities";
+import { type CommunityView, CommunityIcon, CoverImage } from "#web/features/communities";
 import { CommunityFigures } from "./community-figures";
 import type { HomeTab } from "./community-home";
 import { RoleBadge } from "#web/features/members";
@@ -36,17 +36,7 @@ export function CommunitySidebar({
     <aside aria-label={`About ${c.name}`} className="lg:sticky lg:top-24 lg:self-start">
       <div className="overflow-hidden rounded-3xl bg-white shadow-sm ring-1 ring-stone-200">
         <div className="relative aspect-[1084/576] bg-gradient-to-br from-brand-300 via-amber-200 to-rose-200">
-          {cover && (
-            <img
-              src={cover}
-              alt=""
-              width={1084}
-              height={576}
-              loading="lazy"
-              decoding="async"
-              className="size-full object-cover"
-            />
-          )}
+          {cover && <CoverImage src={cover} />}
         </div>
         <div className="p-5">
           <div className="-mt-11 flex items-end gap-3">

@@ -9,6 +9,7 @@ import { useMe } from "#web/lib/session";
 import type { CommunityView } from "#web/features/communities";
 import { type LeaderboardEntry, type LeaderboardPeriod, useLeaderboard } from "../api/get-leaderboard";
 import { EmptyState } from "#web/components/empty-state";
+import { LoadingRegion } from "#web/components/ui/load-states";
 
 const PERIODS: readonly { id: LeaderboardPeriod; label: string; phrase: string }[] = [
   { id: "7d", label: "7 days", phrase: "in the last 7 days" },
@@ -68,10 +69,7 @@ export function LeaderboardsTab({ community: c }: { community: CommunityView }) 
       </div>
 
       {board.isPending ? (
-        <div className="rounded-3xl bg-white p-2 shadow-sm ring-1 ring-stone-200" aria-busy="true">
-          <span className="sr-only" role="status">
-            Loading leaderboard
-          </span>
+        <LoadingRegion label="Loading leaderboard" className="rounded-3xl bg-white p-2 shadow-sm ring-1 ring-stone-200">
           {[0, 1, 2, 3].map((n) => (
             <div key={n} className="flex items-center gap-3 px-3 py-3" aria-hidden="true">
               <div className="size-8 animate-pulse rounded-full bg-stone-200" />
@@ -80,7 +78,7 @@ export function LeaderboardsTab({ community: c }: { community: CommunityView }) 
               <div className="h-3 w-16 animate-pulse rounded-full bg-stone-100" />
             </div>
           ))}
-        </div>
+        </LoadingRegion>
       ) : board.isError ? (
         <FormMessage tone="error">{errorMessage(board.error, "Failed to load the leaderboard.")}</FormMessage>
       ) : data!.items.length === 0 ? (

@@ -31,6 +31,7 @@ import { useUpdateMemberRole } from "../api/update-member-role";
 import { EmptyState } from "#web/components/empty-state";
 import { RoleBadge } from "./role-badge";
 import { shortDate } from "#shared/format";
+import { LoadingRegion } from "#web/components/ui/load-states";
 
 const ALL_ROLES = "all";
 const displayName = (m: Pick<MemberRow, "full_name" | "username">) => m.full_name || m.username || "Former member";
@@ -133,14 +134,11 @@ export function MembersTab({ community: c }: { community: CommunityView }) {
       </div>
 
       {members.isPending ? (
-        <div className="space-y-2" aria-busy="true">
-          <span className="sr-only" role="status">
-            Loading members
-          </span>
+        <LoadingRegion label="Loading members" className="space-y-2">
           {[0, 1, 2, 3].map((n) => (
             <div key={n} className="h-16 animate-pulse rounded-2xl bg-stone-200/60" />
           ))}
-        </div>
+        </LoadingRegion>
       ) : members.isError ? (
         <FormMessage tone="error">{errorMessage(members.error, "Failed to load members.", ["FORBIDDEN"])}</FormMessage>
       ) : rows.length === 0 ? (

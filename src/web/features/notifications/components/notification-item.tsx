@@ -1,13 +1,13 @@
-import { Bell, CircleCheck, Heart, type LucideIcon, MessageCircle, RotateCw, UserPlus } from "lucide-react";
+import { Bell, CircleCheck, Heart, type LucideIcon, MessageCircle, UserPlus } from "lucide-react";
 import { Link } from "react-router";
 import { TimeAgo } from "#web/components/ui/time-ago";
 import type { NotificationType } from "#shared/notifications";
 import { Avatar } from "#web/components/ui/avatar";
-import { Button } from "#web/components/ui/button";
-import { FormMessage } from "#web/components/ui/form-message";
 import { cn } from "#web/lib/cn";
 import type { Notification } from "../api/notification-keys";
 import { useMarkNotificationRead } from "../api/mark-read";
+import { LoadingRegion, PictureLinesSkeleton } from "#web/components/ui/load-states";
+import { LoadError } from "#web/components/ui/load-error";
 
 /** A small mark on the picture saying what happened. */
 const KIND: Record<NotificationType, { icon: LucideIcon; className: string }> = {
@@ -95,37 +95,25 @@ export function NotificationItem({
 /** Grey stand-ins while notifications load. */
 export function NotificationListSkeleton({ className }: { className?: string }) {
   return (
-    <div className={className} aria-busy="true">
-      <span className="sr-only" role="status">
-        Loading notifications
-      </span>
+    <LoadingRegion label="Loading notifications" className={className}>
       <NotificationItemSkeleton />
       <NotificationItemSkeleton />
       <NotificationItemSkeleton />
-    </div>
+    </LoadingRegion>
   );
 }
 
 export function NotificationsLoadError({ onRetry }: { onRetry: () => void }) {
-  return (
-    <FormMessage tone="error">
-      <p>Failed to load your notifications.</p>
-      <Button variant="secondary" size="sm" className="mt-2" onClick={onRetry}>
-        <RotateCw className="size-4" aria-hidden="true" />
-        Try again
-      </Button>
-    </FormMessage>
-  );
+  return <LoadError onRetry={onRetry}>Failed to load your notifications.</LoadError>;
 }
 
 function NotificationItemSkeleton() {
   return (
-    <div className="flex gap-3 px-4 py-3" aria-hidden="true">
-      <span className="size-10 shrink-0 animate-pulse rounded-full bg-stone-200" />
-      <span className="flex-1 space-y-2 pt-1">
-        <span className="block h-3.5 w-3/4 animate-pulse rounded bg-stone-200" />
-        <span className="block h-3 w-1/2 animate-pulse rounded bg-stone-100" />
-      </span>
-    </div>
+    <PictureLinesSkeleton
+      className="flex gap-3 px-4 py-3"
+      picture="size-10 shrink-0 rounded-full bg-stone-200"
+      text="flex-1 space-y-2 pt-1"
+      lines={["h-3.5 w-3/4 rounded bg-stone-200", "h-3 w-1/2 rounded bg-stone-100"]}
+    />
   );
 }

@@ -1,8 +1,9 @@
 import { ImagePlus, RotateCw, TriangleAlert, X } from "lucide-react";
-import { type DragEvent, useId, useRef, useState } from "react";
+import { useId, useRef } from "react";
 import { POST_LIMITS } from "#shared/posts";
 import { FormMessage } from "#web/components/ui/form-message";
 import { cn } from "#web/lib/cn";
+import { DropZone } from "./drop-zone";
 import { IMAGE_MAX_MB, IMAGE_TYPES, type PickedImage } from "./use-image-uploads";
 
 /**
@@ -26,29 +27,11 @@ export function ImagePicker({
 }) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
-  const [dragging, setDragging] = useState(false);
   const full = images.length >= POST_LIMITS.imagesMax;
-
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
-    if (!full) onAdd([...event.dataTransfer.files]);
-  };
 
   return (
     <div className="space-y-3">
-      <div
-        onDragOver={(e) => {
-          e.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-        className={cn(
-          "flex flex-col items-center gap-2 rounded-xl border-2 border-dashed px-4 py-5 text-center transition-colors",
-          dragging ? "border-brand-500 bg-brand-50" : "border-stone-300 bg-stone-50",
-        )}
-      >
+      <DropZone onFiles={(files) => !full && onAdd(files)}>
         <input
           ref={input}
           id={`${id}-files`}
@@ -77,7 +60,7 @@ export function ImagePicker({
           JPEG, PNG, WebP or GIF, up to {IMAGE_MAX_MB}MB each · {images.length} of {POST_LIMITS.imagesMax}
           <span className="max-sm:hidden"> · or drop them here</span>
         </p>
-      </div>
+      </DropZone>
 
       {problems.length > 0 && (
         <FormMessage tone="error">

@@ -23,6 +23,7 @@ import { errorMessage } from "#web/lib/api";
 import type { CommunityView } from "#web/features/communities";
 import { type PendingPost, usePendingPosts } from "../api/get-pending-posts";
 import { useReviewPost } from "../api/review-post";
+import { LoadingRegion } from "#web/components/ui/load-states";
 
 const authorName = (post: PendingPost) => post.author?.full_name || post.author?.username || "Former member";
 
@@ -77,12 +78,9 @@ export function PendingApprovals({
 
   if (pending.isPending) {
     return (
-      <div className="space-y-3" aria-busy="true">
-        <span className="sr-only" role="status">
-          Loading pending posts
-        </span>
+      <LoadingRegion label="Loading pending posts" className="space-y-3">
         <div className="h-24 animate-pulse rounded-2xl bg-stone-100" />
-      </div>
+      </LoadingRegion>
     );
   }
   if (pending.isError) {

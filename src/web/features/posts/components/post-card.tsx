@@ -17,6 +17,7 @@ import { PostPoll } from "./post-poll";
 import { PostText } from "./post-text";
 import { PostVideo } from "./post-video";
 import type { ComposerCategory } from "./post-composer";
+import { PictureLinesSkeleton } from "#web/components/ui/load-states";
 
 /** The element id a notification link (`/community/{id}#post-{postId}`) points at. */
 export const postAnchorId = (postId: string) => `post-${postId}`;
@@ -182,13 +183,12 @@ function Badge({ className, children }: { className: string; children: ReactNode
 export function PostCardSkeleton() {
   return (
     <div className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-stone-200" aria-hidden="true">
-      <div className="flex items-center gap-3">
-        <div className="size-10 animate-pulse rounded-full bg-stone-200" />
-        <div className="flex-1 space-y-2">
-          <div className="h-3 w-1/3 animate-pulse rounded-full bg-stone-200" />
-          <div className="h-2.5 w-1/5 animate-pulse rounded-full bg-stone-100" />
-        </div>
-      </div>
+      <PictureLinesSkeleton
+        className="flex items-center gap-3"
+        picture="size-10 rounded-full bg-stone-200"
+        text="flex-1 space-y-2"
+        lines={["h-3 w-1/3 rounded-full bg-stone-200", "h-2.5 w-1/5 rounded-full bg-stone-100"]}
+      />
       <div className="mt-5 space-y-2.5">
         <div className="h-2.5 w-full animate-pulse rounded-full bg-stone-100" />
         <div className="h-2.5 w-11/12 animate-pulse rounded-full bg-stone-100" />

@@ -1,9 +1,8 @@
-import { MessagesSquare, RotateCw } from "lucide-react";
+import { MessagesSquare } from "lucide-react";
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { useLocation } from "react-router";
 import type { CommunityRole } from "#shared/roles";
 import { Button } from "#web/components/ui/button";
-import { FormMessage } from "#web/components/ui/form-message";
 import { useQueryClient } from "@tanstack/react-query";
 import { cn } from "#web/lib/cn";
 import { useCommunityStream } from "#web/lib/use-community-stream";
@@ -12,6 +11,8 @@ import { useFeed } from "../api/get-feed";
 import { usePostContext } from "../api/get-post-context";
 import { PostCard, PostCardSkeleton, postAnchorId } from "./post-card";
 import type { ComposerCategory } from "./post-composer";
+import { LoadingRegion } from "#web/components/ui/load-states";
+import { LoadError } from "#web/components/ui/load-error";
 
 /**
  * The community feed: category filter ('All posts' plus the community's categories), the posts
@@ -75,21 +76,12 @@ export function PostFeed({
       )}
 
       {feed.isPending ? (
-        <div className="space-y-4" aria-busy="true">
-          <span className="sr-only" role="status">
-            Loading posts
-          </span>
+        <LoadingRegion label="Loading posts" className="space-y-4">
           <PostCardSkeleton />
           <PostCardSkeleton />
-        </div>
+        </LoadingRegion>
       ) : feed.isError ? (
-        <FormMessage tone="error">
-          <p>Failed to load posts.</p>
-          <Button variant="secondary" size="sm" className="mt-2" onClick={() => void feed.refetch()}>
-            <RotateCw className="size-4" aria-hidden="true" />
-            Try again
-          </Button>
-        </FormMessage>
+        <LoadError onRetry={() => void feed.refetch()}>Failed to load posts.</LoadError>
       ) : posts.length === 0 ? (
         <div className="rounded-2xl border border-dashed border-stone-300 bg-white/60 px-6 py-14 text-center">
           <span className="mx-auto flex size-12 items-center justify-center rounded-full bg-brand-50 text-brand-700">

@@ -8,9 +8,10 @@ import { ApiError } from "#web/lib/api";
 import { openAuthDialog } from "#web/lib/auth-dialog-events";
 import { useMe } from "#web/lib/session";
 import { CommunityIcon } from "#web/features/communities";
-import { PostCard } from "../index";
+import { PostCard, PostCardSkeleton } from "../index";
 import { type SinglePost, usePost } from "../api/get-post";
 import { CommentsSection } from "#web/features/comments";
+import { LoadingRegion } from "#web/components/ui/load-states";
 
 /** The page title: the post's first words, then its community. */
 function pageTitle({ post, community }: SinglePost): string {
@@ -112,29 +113,13 @@ function PostNotFound({ postId }: { postId: string }) {
 
 function PostPageSkeleton() {
   return (
-    <main id="main" className="mx-auto max-w-3xl px-4 py-6 sm:px-6 sm:py-10" aria-busy="true">
-      <span className="sr-only" role="status">
-        Loading post
-      </span>
+    <LoadingRegion label="Loading post" as="main" id="main" className="mx-auto max-w-3xl px-4 py-6 sm:px-6 sm:py-10">
       <div className="mb-5 flex items-center gap-2" aria-hidden="true">
         <div className="size-7 animate-pulse rounded-md bg-stone-200" />
         <div className="h-3 w-40 animate-pulse rounded-full bg-stone-200" />
       </div>
-      <div className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-stone-200" aria-hidden="true">
-        <div className="flex items-center gap-3">
-          <div className="size-10 animate-pulse rounded-full bg-stone-200" />
-          <div className="flex-1 space-y-2">
-            <div className="h-3 w-1/3 animate-pulse rounded-full bg-stone-200" />
-            <div className="h-2.5 w-1/5 animate-pulse rounded-full bg-stone-100" />
-          </div>
-        </div>
-        <div className="mt-5 space-y-2.5">
-          <div className="h-2.5 w-full animate-pulse rounded-full bg-stone-100" />
-          <div className="h-2.5 w-11/12 animate-pulse rounded-full bg-stone-100" />
-          <div className="h-2.5 w-2/3 animate-pulse rounded-full bg-stone-100" />
-        </div>
-      </div>
+      <PostCardSkeleton />
       <div className="mt-6 h-40 animate-pulse rounded-2xl bg-white ring-1 ring-stone-200" aria-hidden="true" />
-    </main>
+    </LoadingRegion>
   );
 }

@@ -1,10 +1,11 @@
 import { CircleCheck, Film, RotateCw, Upload, X } from "lucide-react";
-import { type DragEvent, useId, useState } from "react";
+import { useId } from "react";
 import { FILE_KINDS } from "#shared/uploads";
 import { Button } from "#web/components/ui/button";
 import { FormMessage } from "#web/components/ui/form-message";
 import { cn } from "#web/lib/cn";
 import type { FileUploadState } from "#web/lib/upload-file";
+import { DropZone } from "./drop-zone";
 import { PostVideo } from "./post-video";
 
 /** What the picker offers; the server decides from the bytes in the end. */
@@ -34,7 +35,6 @@ export function VideoUpload({
   onRetry: () => void;
 }) {
   const id = useId();
-  const [dragging, setDragging] = useState(false);
 
   if (state.status === "uploading") {
     const percent = Math.round(state.progress * 100);
@@ -96,27 +96,9 @@ export function VideoUpload({
     );
   }
 
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
-    const file = event.dataTransfer.files[0];
-    if (file) onFile(file);
-  };
-
   return (
     <div className="space-y-3">
-      <div
-        onDragOver={(e) => {
-          e.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-        className={cn(
-          "flex flex-col items-center gap-2 rounded-xl border-2 border-dashed px-4 py-5 text-center transition-colors",
-          dragging ? "border-brand-500 bg-brand-50" : "border-stone-300 bg-stone-50",
-        )}
-      >
+      <DropZone onFiles={([file]) => file && onFile(file)}>
         <label
           className={cn(
             "inline-flex cursor-pointer items-center gap-2 rounded-lg bg-white px-4 py-2 text-sm font-semibold text-stone-800 shadow-sm ring-1 ring-stone-300 transition-colors ring-inset hover:bg-stone-50",
@@ -141,7 +123,7 @@ export function VideoUpload({
           {RULES}
           <span className="max-sm:hidden"> · or drop it here</span>
         </p>
-      </div>
+      </DropZone>
       {state.status === "error" && (
         <FormMessage tone="error">
           <div className="flex flex-wrap items-center justify-between gap-2">

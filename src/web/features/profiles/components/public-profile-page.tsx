@@ -8,6 +8,7 @@ import { ApiError } from "#web/lib/api";
 import { openEditProfile } from "#web/lib/edit-profile-events";
 import { useMe } from "#web/lib/session";
 import { type PublicProfile, usePublicProfile } from "../api/get-public-profile";
+import { LoadingRegion } from "#web/components/ui/load-states";
 
 /** Only http(s) addresses become links; anything else is not shown. */
 function safeHttpUrl(value: string): URL | null {
@@ -152,7 +153,7 @@ function Meta({ icon, children }: { icon: ReactNode; children: ReactNode }) {
 
 function ProfileSkeleton() {
   return (
-    <main id="main" className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12" aria-busy="true">
+    <LoadingRegion label="Loading profile" as="main" id="main" className="mx-auto max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
       <div className="overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-stone-200">
         <div className="h-32 animate-pulse bg-stone-200 sm:h-40" />
         <div className="space-y-3 px-6 pb-8 sm:px-8">
@@ -162,9 +163,6 @@ function ProfileSkeleton() {
           <div className="h-4 w-full max-w-md animate-pulse rounded bg-stone-200" />
         </div>
       </div>
-      <span className="sr-only" role="status">
-        Loading profile
-      </span>
-    </main>
+    </LoadingRegion>
   );
 }

@@ -1,13 +1,14 @@
-import { Bookmark, RotateCw } from "lucide-react";
+import { Bookmark } from "lucide-react";
 import { useMemo } from "react";
 import { EmptyState } from "#web/components/empty-state";
 import { SignInPrompt } from "#web/components/sign-in-prompt";
 import { Button } from "#web/components/ui/button";
-import { FormMessage } from "#web/components/ui/form-message";
 import { useSignInOnArrival } from "#web/lib/use-sign-in-on-arrival";
 import { useSaved } from "../api/get-saved";
 import { SavedPostItem, SavedPostSkeleton } from "./saved-post-item";
 import { BrowseCommunitiesLink } from "#web/components/browse-communities-link";
+import { LoadingRegion } from "#web/components/ui/load-states";
+import { LoadError } from "#web/components/ui/load-error";
 
 const SIGN_IN = { mode: "login", redirect: "/saved", message: "Sign in to see your saved posts." } as const;
 
@@ -32,26 +33,17 @@ export function SavedPage() {
 
       <div className="mt-6 sm:mt-8">
         {me.isPending || (signedIn && saved.isPending) ? (
-          <div className="space-y-4" aria-busy="true">
-            <span className="sr-only" role="status">
-              Loading saved posts
-            </span>
+          <LoadingRegion label="Loading saved posts" className="space-y-4">
             <SavedPostSkeleton />
             <SavedPostSkeleton />
             <SavedPostSkeleton />
-          </div>
+          </LoadingRegion>
         ) : signedOut ? (
           <SignInPrompt request={SIGN_IN} title="Sign in to see your saved posts">
             Posts you save in your communities are kept here for you.
           </SignInPrompt>
         ) : saved.isError ? (
-          <FormMessage tone="error">
-            <p>Failed to load your saved posts.</p>
-            <Button variant="secondary" size="sm" className="mt-2" onClick={() => void saved.refetch()}>
-              <RotateCw className="size-4" aria-hidden="true" />
-              Try again
-            </Button>
-          </FormMessage>
+          <LoadError onRetry={() => void saved.refetch()}>Failed to load your saved posts.</LoadError>
         ) : posts.length === 0 ? (
           <EmptyState icon={Bookmark} title="No saved posts yet" action={<BrowseCommunitiesLink variant="secondary" />}>
             Tap the bookmark on any post to save it. Saved posts are private: only you see them here.

@@ -26,6 +26,7 @@ import { useLiftBan } from "#web/features/members";
 import type { HomeTab } from "../community-home";
 import { PendingApprovals } from "#web/features/posts";
 import { RoleBadge } from "#web/features/members";
+import { LoadingRegion } from "#web/components/ui/load-states";
 
 /** Owner and admin: real figures from /stats, pending approvals, member management, bans. */
 export function AdminTab({
@@ -43,14 +44,11 @@ export function AdminTab({
           Analytics
         </h2>
         {stats.isPending ? (
-          <div className="mt-4 grid gap-3 sm:grid-cols-3" aria-busy="true">
-            <span className="sr-only" role="status">
-              Loading analytics
-            </span>
+          <LoadingRegion label="Loading analytics" className="mt-4 grid gap-3 sm:grid-cols-3">
             {[0, 1, 2].map((n) => (
               <div key={n} className="h-28 animate-pulse rounded-2xl bg-stone-200/60" />
             ))}
-          </div>
+          </LoadingRegion>
         ) : stats.isError ? (
           <FormMessage tone="error" className="mt-4">
             {errorMessage(stats.error, "Failed to load analytics.", ["FORBIDDEN"])}

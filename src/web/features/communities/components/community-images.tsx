@@ -53,3 +53,18 @@ export function CommunityIcon({
     </span>
   );
 }
+
+/** A community's cover picture filling its box (1084x576, the recommended proportions), loaded lazily. */
+export function CoverImage({ src }: { src: string }) {
+  return (
+    <img
+      src={src}
+      alt=""
+      width={1084}
+      height={576}
+      loading="lazy"
+      decoding="async"
+      className="size-full object-cover"
+    />
+  );
+}
