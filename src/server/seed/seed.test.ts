@@ -8,9 +8,11 @@ import { LIMITS } from "#shared/limits";
 import { videoEmbed } from "#shared/posts";
 import { grantUrl } from "#server/lib/media-grant";
 import { api, createTestApp, sessionCookie, type TestApp } from "#server/test/harness";
-import { DEMO_COURSES, DEMO_VIDEO_FILE, DEMO_VIDEO_SECONDS } from "./courses";
+import { DEMO_VIDEO_FILE, DEMO_VIDEO_SECONDS } from "./courses";
+import { DEMO_COURSES } from "./content/courses.data";
 import { GROWTH_LAB_POSTS_TOTAL } from "./posts";
-import { DEMO_PASSWORD, seedDemo } from "./seed";
+import { DEMO_PASSWORD } from "./content/accounts.data";
+import { seedDemo } from "./seed";
 
 type Row = Record<string, unknown>;
 type CommunityRow = {

@@ -6,31 +6,9 @@ import { createProfileForUser, hashPassword } from "#server/lib/auth";
 import type { Storage } from "#server/lib/storage";
 import { renderCommunityArt, seedCommunities, type DemoAccount, type Tx } from "./communities";
 import { seedCourses } from "./courses";
+import { DEMO_PASSWORD, DEMO_USERS } from "./content/accounts.data";
 import { seedNotifications } from "./notifications";
 import { seedPosts } from "./posts";
-
-export const DEMO_PASSWORD = "hearth-demo";
-
-export const DEMO_USERS = [
-  {
-    key: "owner",
-    email: "owner@hearth.test",
-    name: "Olivia Owner",
-    username: "olivia",
-    headline: "Creator and community host",
-    bio: "I run communities about making things and learning together.",
-    location: "Lisbon",
-  },
-  {
-    key: "member",
-    email: "member@hearth.test",
-    name: "Max Member",
-    username: "max",
-    headline: "Always learning",
-    bio: "Member of a few communities; here for the courses and the people.",
-    location: "Toronto",
-  },
-] as const;
 
 /** A confirmed account with a password and a profile, made directly (no confirmation email). */
 export async function createConfirmedUser(

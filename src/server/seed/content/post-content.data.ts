@@ -1,4 +1,4 @@
-import type { PostPicture } from "./art";
+import type { PostPicture } from "#server/seed/art";
 
 /**
  * The demo's post text: hand-written posts for every community, and the templates Creator Growth
