@@ -101,12 +101,6 @@ export function publishPostEvent(
   return publish(tx, communityChannel(input.communityId), payload);
 }
 
-/**
- * Whether a viewer with this role in a community they may see may see a post of this visibility:
- * the one rule, `mayViewPost` of #shared/roles (kept under this name for the stream's routes).
- */
-export const mayViewPostVisibility = mayViewPost;
-
 export function parsePostEvent(payload: Record<string, unknown>): PostEventPayload | null {
   const { type, post_id, visibility } = payload;
   if (!(POST_EVENT_TYPES as readonly unknown[]).includes(type)) return null;

@@ -2,12 +2,12 @@ import { sql } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { mayViewPost } from "#shared/roles";
 import type { AppContext } from "#server/context";
 import { requireCommunity } from "#server/lib/community-access";
 import { AppError } from "#server/lib/errors";
 import {
   communityChannel,
-  mayViewPostVisibility,
   parseEventId,
   parsePostEvent,
   SseStream,
@@ -164,7 +164,7 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         },
         frame: ({ id, payload }) => {
           const event = parsePostEvent(payload);
-          if (!event || !access || !mayViewPostVisibility(access.role, event.visibility)) return null;
+          if (!event || !access || !mayViewPost(access.role, event.visibility)) return null;
           return { id, event: event.type, data: { type: event.type, post_id: event.post_id } };
         },
       });
