@@ -20,6 +20,16 @@ const price = z
   .max(COMMUNITY_LIMITS.priceMax, `Price must be at most ${COMMUNITY_LIMITS.priceMax}`)
   .refine((v) => Math.round(v * 100) === Number((v * 100).toFixed(6)), "Price can have at most 2 decimals");
 
+/** The community's on/off settings: the page's tabs, and whether new posts wait for approval. */
+export const communitySwitches = {
+  show_classroom: z.boolean(),
+  show_calendar: z.boolean(),
+  show_map: z.boolean(),
+  show_leaderboards: z.boolean(),
+  show_about: z.boolean(),
+  moderation_enabled: z.boolean(),
+};
+
 /** Everything the settings dialog edits (each field optional: a tab sends only its own). */
 export const updateCommunitySchema = z
   .object({
@@ -35,12 +45,7 @@ export const updateCommunitySchema = z
     visibility: z.enum(["public", "private"]),
     type: z.enum(["free", "paid"]),
     price,
-    show_classroom: z.boolean(),
-    show_calendar: z.boolean(),
-    show_map: z.boolean(),
-    show_leaderboards: z.boolean(),
-    show_about: z.boolean(),
-    moderation_enabled: z.boolean(),
+    ...communitySwitches,
     invite_enabled: z.boolean(),
     rules: z
       .array(

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
 import { unsubscribeToken } from "#server/lib/notifications";
 import type { TestApp } from "#server/test/harness";
-import { ROLE_IN_WORLD, type Actor, type Users, type World } from "./fixtures";
+import { ROLE_IN_WORLD, type Actor, type Identity, type Users, type World } from "./fixtures";
 
 export type Req = {
   method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
@@ -54,6 +54,17 @@ const png = (c: CaseContext, fields?: Record<string, string>) => ({
   data: c.png,
   fields,
 });
+
+/** Changing someone's role in the world's community; allowed, the change took effect. */
+const roleChange = (who: Identity, role: string) =>
+  ({
+    request: (w, _a, c) => ({
+      method: "PATCH",
+      url: `/api/communities/${w.communityId}/members/${c.users[who].id}`,
+      body: { role },
+    }),
+    allowed: async (_res, { w, c }) => expect(await roleOf(c, w.communityId, c.users[who].id)).toBe(role),
+  }) satisfies Case;
 
 /** Manager routes on a course: the answer is the course page. */
 const coursePage = (res: Res, w: World) => expect(res.json.course.id).toBe(w.courses.free.id);
@@ -226,37 +237,12 @@ export const CASES: Record<string, Case> = {
       expect(res.json.viewer_role).toBe(ROLE_IN_WORLD[actor as keyof typeof ROLE_IN_WORLD]);
     },
   },
-  "PATCH /api/communities/{communityId}/members/{userId}": {
-    request: (w, _a, c) => ({
-      method: "PATCH",
-      url: `/api/communities/${w.communityId}/members/${c.users.target.id}`,
-      body: { role: "moderator" },
-    }),
-    allowed: async (_res, { w, c }) => expect(await roleOf(c, w.communityId, c.users.target.id)).toBe("moderator"),
-  },
+  "PATCH /api/communities/{communityId}/members/{userId}": roleChange("target", "moderator"),
   "PATCH /api/communities/{communityId}/members/{userId} · the owner's role": {
-    request: (w, _a, c) => ({
-      method: "PATCH",
-      url: `/api/communities/${w.communityId}/members/${c.users.owner.id}`,
-      body: { role: "member" },
-    }),
+    request: roleChange("owner", "member").request,
   },
-  "PATCH /api/communities/{communityId}/members/{userId} · to owner": {
-    request: (w, _a, c) => ({
-      method: "PATCH",
-      url: `/api/communities/${w.communityId}/members/${c.users.target.id}`,
-      body: { role: "owner" },
-    }),
-    allowed: async (_res, { w, c }) => expect(await roleOf(c, w.communityId, c.users.target.id)).toBe("owner"),
-  },
-  "PATCH /api/communities/{communityId}/members/{userId} · another admin": {
-    request: (w, _a, c) => ({
-      method: "PATCH",
-      url: `/api/communities/${w.communityId}/members/${c.users.admin2.id}`,
-      body: { role: "member" },
-    }),
-    allowed: async (_res, { w, c }) => expect(await roleOf(c, w.communityId, c.users.admin2.id)).toBe("member"),
-  },
+  "PATCH /api/communities/{communityId}/members/{userId} · to owner": roleChange("target", "owner"),
+  "PATCH /api/communities/{communityId}/members/{userId} · another admin": roleChange("admin2", "member"),
   "DELETE /api/communities/{communityId}/members/{userId}": {
     request: (w, _a, c) => ({
       method: "DELETE",

@@ -171,6 +171,22 @@ export function ghostOf(w: World): World {
   return g;
 }
 
+/** The tables a world's rows go to, in the order they are inserted, with the columns the rows give. */
+const WORLD_TABLES = {
+  communities: ["communities", "id, name, slug, description, visibility, invite_code, created_by"],
+  members: ["community_members", "community_id, user_id, role"],
+  bans: ["community_bans", "community_id, user_id, banned_by"],
+  categories: ["post_categories", "id, community_id, name"],
+  posts: ["posts", "id, community_id, author_id, content, type, visibility, is_approved, poll_data"],
+  comments: ["comments", "id, post_id, author_id, content"],
+  saved: ["saved_posts", "post_id, user_id"],
+  courses: ["courses", "id, community_id, title, description, price, status, order_index, created_by"],
+  modules: ["course_modules", "id, course_id, title, order_index"],
+  lessons: ["course_lessons", "id, module_id, title, video_url, order_index"],
+  notifications: ["notifications", "id, user_id, community_id, actor_id, type, title, data"],
+  media: ["media_files", "key, owner_id, community_id, purpose, content_type, size, status"],
+} as const;
+
 /** Inserts the worlds, all in one round trip. */
 export async function createWorlds(
   t: TestApp,
@@ -178,20 +194,10 @@ export async function createWorlds(
   cells: { visibility: Visibility; actor: Actor }[],
 ): Promise<World[]> {
   const worlds = cells.map((c) => newWorld(c.visibility, c.actor));
-  const rows = {
-    communities: [] as string[],
-    members: [] as string[],
-    bans: [] as string[],
-    categories: [] as string[],
-    posts: [] as string[],
-    comments: [] as string[],
-    saved: [] as string[],
-    courses: [] as string[],
-    modules: [] as string[],
-    lessons: [] as string[],
-    notifications: [] as string[],
-    media: [] as string[],
-  };
+  const rows = Object.fromEntries(Object.keys(WORLD_TABLES).map((k) => [k, [] as string[]])) as Record<
+    keyof typeof WORLD_TABLES,
+    string[]
+  >;
   const id = (who: Identity) => lit(users[who].id);
   for (const w of worlds) {
     const c = lit(w.communityId);
@@ -267,20 +273,9 @@ export async function createWorlds(
   const insert = (table: string, columns: string, values: string[]) =>
     values.length ? `INSERT INTO ${table} (${columns}) VALUES ${values.join(",\n")};` : "";
   await t.database.pool.query(
-    [
-      insert("communities", "id, name, slug, description, visibility, invite_code, created_by", rows.communities),
-      insert("community_members", "community_id, user_id, role", rows.members),
-      insert("community_bans", "community_id, user_id, banned_by", rows.bans),
-      insert("post_categories", "id, community_id, name", rows.categories),
-      insert("posts", "id, community_id, author_id, content, type, visibility, is_approved, poll_data", rows.posts),
-      insert("comments", "id, post_id, author_id, content", rows.comments),
-      insert("saved_posts", "post_id, user_id", rows.saved),
-      insert("courses", "id, community_id, title, description, price, status, order_index, created_by", rows.courses),
-      insert("course_modules", "id, course_id, title, order_index", rows.modules),
-      insert("course_lessons", "id, module_id, title, video_url, order_index", rows.lessons),
-      insert("notifications", "id, user_id, community_id, actor_id, type, title, data", rows.notifications),
-      insert("media_files", "key, owner_id, community_id, purpose, content_type, size, status", rows.media),
-    ].join("\n"),
+    Object.entries(WORLD_TABLES)
+      .map(([k, [table, columns]]) => insert(table, columns, rows[k as keyof typeof WORLD_TABLES]))
+      .join("\n"),
   );
   return worlds;
 }

@@ -2,7 +2,12 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { FastifyReply } from "fastify";
 import { z } from "zod";
 import { CATEGORY_IDS, COMMUNITY_LIMITS } from "#shared/communities";
-import { createCommunitySchema, postCategoriesSchema, updateCommunitySchema } from "#shared/communities.schemas";
+import {
+  communitySwitches,
+  createCommunitySchema,
+  postCategoriesSchema,
+  updateCommunitySchema,
+} from "#shared/communities.schemas";
 import { MSG } from "#shared/messages";
 import { COMMUNITY_ROLES, PERMISSIONS, type Permission } from "#shared/roles";
 import type { AppContext } from "#server/context";
@@ -77,12 +82,7 @@ export const communityDto = z.object({
   visibility: z.enum(["public", "private"]),
   created_by: z.string(),
   created_at: z.string(),
-  show_classroom: z.boolean(),
-  show_calendar: z.boolean(),
-  show_map: z.boolean(),
-  show_leaderboards: z.boolean(),
-  show_about: z.boolean(),
-  moderation_enabled: z.boolean(),
+  ...communitySwitches,
   rules: z.array(z.string()),
   onboarding_completed: z.boolean(),
   onboarding_tasks_completed: z.array(z.string()),
@@ -119,6 +119,17 @@ const statsDto = z.object({
 });
 
 export const communityParams = z.object({ communityId: z.string().min(1).max(120) });
+
+/** The options of a route that uploads one of the community's pictures (multipart field `file`). */
+const imageUpload = (summary: string) => ({
+  schema: {
+    tags: ["communities"],
+    summary,
+    consumes: ["multipart/form-data"],
+    params: communityParams,
+    response: { 200: uploadResult, ...errorResponses },
+  },
+});
 
 export const communityRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
@@ -273,15 +284,7 @@ export const communityRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
 
   app.post(
     "/api/communities/:communityId/icon",
-    {
-      schema: {
-        tags: ["communities"],
-        summary: "Upload the icon (multipart field `file`: SVG, max 5 MB; owner, admin)",
-        consumes: ["multipart/form-data"],
-        params: communityParams,
-        response: { 200: uploadResult, ...errorResponses },
-      },
-    },
+    imageUpload("Upload the icon (multipart field `file`: SVG, max 5 MB; owner, admin)"),
     async (request) => {
       const viewer = await ctx.requireViewer(request);
       const file = await readFilePart(request, COMMUNITY_LIMITS.iconMaxBytes, {
@@ -294,15 +297,7 @@ export const communityRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
 
   app.post(
     "/api/communities/:communityId/cover",
-    {
-      schema: {
-        tags: ["communities"],
-        summary: "Upload the cover (multipart field `file`: JPEG, PNG, WebP or GIF, max 10 MB; owner, admin)",
-        consumes: ["multipart/form-data"],
-        params: communityParams,
-        response: { 200: uploadResult, ...errorResponses },
-      },
-    },
+    imageUpload("Upload the cover (multipart field `file`: JPEG, PNG, WebP or GIF, max 10 MB; owner, admin)"),
     async (request) => {
       const viewer = await ctx.requireViewer(request);
       const part = await filePart(request, COMMUNITY_LIMITS.coverMaxBytes, {

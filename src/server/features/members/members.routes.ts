@@ -18,6 +18,11 @@ const roleEnum = z.enum(COMMUNITY_ROLES);
 const params = z.object({ communityId: z.string().min(1).max(120) });
 const memberParams = params.extend({ userId: z.string().min(1).max(100) });
 
+/** The options of a route that acts on one person in the community and answers 204. */
+const memberAction = (summary: string) => ({
+  schema: { tags: ["members"], summary, params: memberParams, response: { 204: z.null(), ...errorResponses } },
+});
+
 const memberDto = z.object({
   user_id: z.string(),
   username: z.string(),
@@ -146,14 +151,7 @@ export const memberRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
 
   app.delete(
     "/api/communities/:communityId/members/:userId",
-    {
-      schema: {
-        tags: ["members"],
-        summary: "Remove a member ranked below you (owner, admin)",
-        params: memberParams,
-        response: { 204: z.null(), ...errorResponses },
-      },
-    },
+    memberAction("Remove a member ranked below you (owner, admin)"),
     async (request, reply) => {
       await removeMember({
         ctx,
@@ -218,14 +216,7 @@ export const memberRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
 
   app.delete(
     "/api/communities/:communityId/bans/:userId",
-    {
-      schema: {
-        tags: ["members"],
-        summary: "Lift a ban (owner, admin)",
-        params: memberParams,
-        response: { 204: z.null(), ...errorResponses },
-      },
-    },
+    memberAction("Lift a ban (owner, admin)"),
     async (request, reply) => {
       await liftBan({
         ctx,

@@ -74,6 +74,11 @@ const settingsDto = z.object({
   ),
 });
 
+/** The options of a route where the signed-in person changes something of their own. */
+const ownUpdate = <Body extends z.ZodType, Result extends z.ZodType>(summary: string, body: Body, result: Result) => ({
+  schema: { tags: ["profiles"], summary, body, response: { 200: result, ...errorResponses } },
+});
+
 export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     "/api/me",
@@ -93,14 +98,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
 
   app.patch(
     "/api/me/profile",
-    {
-      schema: {
-        tags: ["profiles"],
-        summary: "Update the signed-in user's profile",
-        body: profileUpdateSchema,
-        response: { 200: profileDto, ...errorResponses },
-      },
-    },
+    ownUpdate("Update the signed-in user's profile", profileUpdateSchema, profileDto),
     async (request) => {
       const viewer = await ctx.requireViewer(request);
       return updateProfile({ ctx, userId: viewer.id, input: request.body });
@@ -205,14 +203,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
 
   app.patch(
     "/api/me/notification-settings",
-    {
-      schema: {
-        tags: ["profiles"],
-        summary: "Update notification settings",
-        body: notificationSettingsSchema,
-        response: { 200: settingsDto, ...errorResponses },
-      },
-    },
+    ownUpdate("Update notification settings", notificationSettingsSchema, settingsDto),
     async (request) => {
       const viewer = await ctx.requireViewer(request);
       return updateNotificationSettings({ ctx, userId: viewer.id, input: request.body });
