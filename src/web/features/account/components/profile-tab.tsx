@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { type ReactNode, useEffect } from "react";
-import { Controller, useForm, useWatch } from "react-hook-form";
+import type { ReactNode } from "react";
+import { Controller, useWatch } from "react-hook-form";
 import type { z } from "zod";
 import { LANGUAGES, LIMITS, TIMEZONES } from "#shared/limits";
 import { MSG } from "#shared/messages";
@@ -13,7 +13,7 @@ import { Select } from "#web/components/ui/select";
 import { SwitchRow } from "#web/components/ui/switch";
 import { errorMessage } from "#web/lib/api";
 import type { OwnProfile } from "#web/lib/session";
-import { useFlashMessage } from "#web/lib/use-flash-message";
+import { dirtyValues, useSettingsForm } from "#web/lib/use-settings-form";
 import { useUsernameCheck } from "#web/lib/username-check";
 import { type ProfileChanges, useUpdateProfile } from "../api/update-profile";
 import { AvatarEditor } from "./avatar-editor";
@@ -60,44 +60,31 @@ export function ProfileTab({
   onDirtyChange: (dirty: boolean) => void;
 }) {
   const update = useUpdateProfile();
-  const flash = useFlashMessage();
+  const { form, onSubmit, saveBar } = useSettingsForm({
+    source: profile,
+    toValues: toFormValues,
+    resolver: zodResolver(profileFormSchema),
+    // The form starts from the profile and is not refreshed under the person's hands.
+    follow: false,
+    mutation: update,
+    changes: (values: ProfileFormOutput, dirty) => dirtyValues(values, dirty) as ProfileChanges,
+    savedMessage: "Your profile has been updated.",
+    onDirtyChange,
+    canSave: () => {
+      if (taken) form.setFocus("username");
+      return !taken;
+    },
+  });
   const {
     register,
     control,
-    handleSubmit,
-    reset,
-    setFocus,
-    formState: { errors, isDirty, dirtyFields },
-  } = useForm<ProfileFormInput, unknown, ProfileFormOutput>({
-    resolver: zodResolver(profileFormSchema),
-    defaultValues: toFormValues(profile),
-  });
-
-  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
+    formState: { errors, isDirty },
+  } = form;
 
   const username = useWatch({ control, name: "username" });
   const headline = useWatch({ control, name: "headline" }) ?? "";
   const usernameStatus = useUsernameCheck(username, profile.username);
   const taken = usernameStatus.state === "taken";
-
-  const onSubmit = handleSubmit(async (values) => {
-    if (taken) {
-      setFocus("username");
-      return;
-    }
-    const changes = Object.fromEntries(
-      Object.keys(dirtyFields).map((key) => [key, values[key as keyof ProfileFormOutput]]),
-    ) as ProfileChanges;
-    flash.clear();
-    update.reset();
-    try {
-      const saved = await update.mutateAsync(changes);
-      reset(toFormValues(saved));
-      flash.show("Your profile has been updated.");
-    } catch {
-      // shown from update.error
-    }
-  });
 
   return (
     <form onSubmit={onSubmit} noValidate>
@@ -236,8 +223,8 @@ export function ProfileTab({
               {errorMessage(update.error, MSG.profileUpdateFailed, ["CONFLICT", "VALIDATION"])}
             </FormMessage>
           )}
-          {flash.message && <FormMessage tone="success">{flash.message}</FormMessage>}
-          {!update.error && !flash.message && isDirty && (
+          {saveBar.success && <FormMessage tone="success">{saveBar.success}</FormMessage>}
+          {!update.error && !saveBar.success && isDirty && (
             <p className="text-sm text-stone-600">You have unsaved changes.</p>
           )}
         </div>

@@ -1,18 +1,25 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Plus, Tags } from "lucide-react";
-import { useEffect, useMemo } from "react";
-import { useFieldArray, useForm, useWatch } from "react-hook-form";
+import { useFieldArray, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { COMMUNITY_LIMITS } from "#shared/communities";
 import { postCategoriesSchema } from "#shared/communities.schemas";
 import { Button } from "#web/components/ui/button";
 import { inputClasses } from "#web/components/ui/field";
 import { cn } from "#web/lib/cn";
-import { useFlashMessage } from "#web/lib/use-flash-message";
+import { useSettingsForm } from "#web/lib/use-settings-form";
 import type { CommunityView } from "#web/features/communities";
 import { useReplacePostCategories } from "../api/replace-post-categories";
 import { ListRowActions } from "./list-row-actions";
-import { Counter, PanelBody, PanelHeader, SaveBar, type SettingsTabProps } from "./settings-panel";
+import {
+  Counter,
+  EmptyList,
+  ListError,
+  PanelBody,
+  PanelHeader,
+  SaveBar,
+  type SettingsTabProps,
+} from "./settings-panel";
 
 const item = postCategoriesSchema.shape.categories.element.shape;
 // `cid`, not `id`: useFieldArray keeps its own row key in `id`.
@@ -30,39 +37,25 @@ const toValues = (categories: CommunityView["post_categories"]): CategoriesInput
 
 /** Post categories: add, rename, pick an emoji, reorder, delete; saved together in list order. */
 export function CategoriesTab({ community, onDirtyChange }: SettingsTabProps) {
-  const save = useReplacePostCategories(community.id);
-  const flash = useFlashMessage();
-  const values = useMemo(() => toValues(community.post_categories), [community.post_categories]);
+  const { form, onSubmit, saveBar } = useSettingsForm({
+    source: community.post_categories,
+    toValues,
+    resolver: zodResolver(categoriesFormSchema),
+    mutation: useReplacePostCategories(community.id),
+    changes: (form: CategoriesOutput) =>
+      form.categories.map((c) => ({ ...(c.cid ? { id: c.cid } : {}), name: c.name, emoji: c.emoji })),
+    savedMessage: "Categories saved.",
+    onDirtyChange,
+  });
   const {
     register,
     control,
-    handleSubmit,
-    reset,
     setFocus,
-    formState: { errors, isDirty },
-  } = useForm<CategoriesInput, unknown, CategoriesOutput>({
-    resolver: zodResolver(categoriesFormSchema),
-    values,
-    resetOptions: { keepDirtyValues: true },
-  });
+    formState: { errors },
+  } = form;
   const { fields, append, remove, move } = useFieldArray({ control, name: "categories" });
-  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
   const watched = useWatch({ control, name: "categories" }) ?? [];
   const full = fields.length >= COMMUNITY_LIMITS.categoriesMax;
-
-  const onSubmit = handleSubmit(async (form) => {
-    flash.clear();
-    save.reset();
-    try {
-      const saved = await save.mutateAsync(
-        form.categories.map((c) => ({ ...(c.cid ? { id: c.cid } : {}), name: c.name, emoji: c.emoji })),
-      );
-      reset(toValues(saved));
-      flash.show("Categories saved.");
-    } catch {
-      // shown by the save bar
-    }
-  });
 
   const onAdd = () => {
     append({ name: "", emoji: "💬" }, { shouldFocus: false });
@@ -95,13 +88,9 @@ export function CategoriesTab({ community, onDirtyChange }: SettingsTabProps) {
         </div>
 
         {fields.length === 0 ? (
-          <div className="flex flex-col items-center rounded-xl border border-dashed border-stone-300 bg-white px-6 py-10 text-center">
-            <Tags className="size-8 text-stone-400" aria-hidden="true" />
-            <p className="mt-3 font-semibold text-stone-900">No categories yet</p>
-            <p className="mt-1 max-w-sm text-sm text-stone-600">
-              Without categories every post appears under All posts. Add a few, such as Introductions or Wins.
-            </p>
-          </div>
+          <EmptyList icon={Tags} title="No categories yet">
+            Without categories every post appears under All posts. Add a few, such as Introductions or Wins.
+          </EmptyList>
         ) : (
           <ol className="space-y-2">
             {fields.map((field, index) => {
@@ -138,7 +127,7 @@ export function CategoriesTab({ community, onDirtyChange }: SettingsTabProps) {
             })}
           </ol>
         )}
-        {errors.categories?.root?.message && <p className="text-sm text-red-700">{errors.categories.root.message}</p>}
+        <ListError message={errors.categories?.root?.message} />
         <div className="flex flex-wrap items-center gap-3">
           <Button variant="secondary" onClick={onAdd} disabled={full}>
             <Plus className="size-4" aria-hidden="true" />
@@ -147,17 +136,7 @@ export function CategoriesTab({ community, onDirtyChange }: SettingsTabProps) {
           <p className="text-sm text-stone-600">Posts in a removed category stay, under All posts.</p>
         </div>
       </PanelBody>
-      <SaveBar
-        pending={save.isPending}
-        dirty={isDirty}
-        error={save.error}
-        success={flash.message}
-        label="Save categories"
-        onDiscard={() => {
-          save.reset();
-          reset(values);
-        }}
-      />
+      <SaveBar {...saveBar} label="Save categories" />
     </form>
   );
 }

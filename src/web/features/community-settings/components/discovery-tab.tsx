@@ -1,13 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Globe, Lock } from "lucide-react";
-import { useEffect, useMemo } from "react";
-import { Controller, useForm, useWatch } from "react-hook-form";
+import { Controller, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { COMMUNITY_CATEGORIES, COMMUNITY_LIMITS } from "#shared/communities";
 import { updateCommunitySchema } from "#shared/communities.schemas";
 import { Field, TextField } from "#web/components/ui/field";
 import { Select } from "#web/components/ui/select";
-import { useFlashMessage } from "#web/lib/use-flash-message";
+import { dirtyValues, useSettingsForm } from "#web/lib/use-settings-form";
 import type { CommunityView } from "#web/features/communities";
 import { useUpdateCommunity } from "../api/update-community";
 import { ChoiceCards } from "./choice-cards";
@@ -37,38 +36,21 @@ const toValues = (c: CommunityView): DiscoveryInput => ({
 
 /** How people find the community: public or private, its directory category, and a tagline. */
 export function DiscoveryTab({ community, onDirtyChange }: SettingsTabProps) {
-  const update = useUpdateCommunity(community.id);
-  const flash = useFlashMessage();
-  const values = useMemo(() => toValues(community), [community]);
+  const { form, onSubmit, saveBar } = useSettingsForm({
+    source: community,
+    toValues,
+    resolver: zodResolver(discoverySchema),
+    mutation: useUpdateCommunity(community.id),
+    changes: dirtyValues<DiscoveryOutput>,
+    savedMessage: "Discovery settings saved.",
+    onDirtyChange,
+  });
   const {
     register,
     control,
-    handleSubmit,
-    reset,
-    formState: { errors, isDirty, dirtyFields },
-  } = useForm<DiscoveryInput, unknown, DiscoveryOutput>({
-    resolver: zodResolver(discoverySchema),
-    values,
-    resetOptions: { keepDirtyValues: true },
-  });
-  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
+    formState: { errors },
+  } = form;
   const tagline = useWatch({ control, name: "tagline" }) ?? "";
-
-  const onSubmit = handleSubmit(async (form) => {
-    flash.clear();
-    update.reset();
-    try {
-      const saved = await update.mutateAsync({
-        ...(dirtyFields.visibility ? { visibility: form.visibility } : {}),
-        ...(dirtyFields.category ? { category: form.category } : {}),
-        ...(dirtyFields.tagline ? { tagline: form.tagline } : {}),
-      });
-      reset(toValues(saved));
-      flash.show("Discovery settings saved.");
-    } catch {
-      // shown by the save bar
-    }
-  });
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex min-h-full flex-col">
@@ -132,16 +114,7 @@ export function DiscoveryTab({ community, onDirtyChange }: SettingsTabProps) {
           {...register("tagline")}
         />
       </PanelBody>
-      <SaveBar
-        pending={update.isPending}
-        dirty={isDirty}
-        error={update.error}
-        success={flash.message}
-        onDiscard={() => {
-          update.reset();
-          reset(values);
-        }}
-      />
+      <SaveBar {...saveBar} />
     </form>
   );
 }

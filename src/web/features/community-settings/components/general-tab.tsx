@@ -1,11 +1,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useEffect, useMemo, useRef } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { useEffect, useRef } from "react";
+import { useWatch } from "react-hook-form";
 import { z } from "zod";
 import { communityNameSchema, updateCommunitySchema } from "#shared/communities.schemas";
 import { LIMITS } from "#shared/limits";
 import { TextareaField, TextField } from "#web/components/ui/field";
-import { useFlashMessage } from "#web/lib/use-flash-message";
+import { dirtyValues, useSettingsForm } from "#web/lib/use-settings-form";
 import type { CommunityView } from "#web/features/communities";
 import { useUpdateCommunity } from "../api/update-community";
 import { DangerZone } from "./danger-zone";
@@ -28,38 +28,22 @@ export function GeneralTab({ community, onDirtyChange, section }: SettingsTabPro
   useEffect(() => {
     if (section === "images") images.current?.scrollIntoView({ block: "start" });
   }, [section]);
-  const update = useUpdateCommunity(community.id);
-  const flash = useFlashMessage();
-  const values = useMemo(() => toValues(community), [community]);
+  const { form, onSubmit, saveBar } = useSettingsForm({
+    source: community,
+    toValues,
+    resolver: zodResolver(generalSchema),
+    mutation: useUpdateCommunity(community.id),
+    changes: dirtyValues<GeneralOutput>,
+    savedMessage: "Settings saved.",
+    onDirtyChange,
+  });
   const {
     register,
     control,
-    handleSubmit,
-    reset,
-    formState: { errors, isDirty, dirtyFields },
-  } = useForm<GeneralInput, unknown, GeneralOutput>({
-    resolver: zodResolver(generalSchema),
-    values,
-    resetOptions: { keepDirtyValues: true },
-  });
-  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
+    formState: { errors },
+  } = form;
   const name = useWatch({ control, name: "name" }) ?? "";
   const description = useWatch({ control, name: "description" }) ?? "";
-
-  const onSubmit = handleSubmit(async (form) => {
-    flash.clear();
-    update.reset();
-    const changes: Partial<GeneralOutput> = {};
-    if (dirtyFields.name) changes.name = form.name;
-    if (dirtyFields.description) changes.description = form.description;
-    try {
-      const saved = await update.mutateAsync(changes);
-      reset(toValues(saved));
-      flash.show("Settings saved.");
-    } catch {
-      // shown by the save bar
-    }
-  });
 
   const canDelete = community.viewer.permissions.includes("delete_community");
 
@@ -87,16 +71,7 @@ export function GeneralTab({ community, onDirtyChange, section }: SettingsTabPro
             {...register("description")}
           />
         </PanelBody>
-        <SaveBar
-          pending={update.isPending}
-          dirty={isDirty}
-          error={update.error}
-          success={flash.message}
-          onDiscard={() => {
-            update.reset();
-            reset(values);
-          }}
-        />
+        <SaveBar {...saveBar} />
       </form>
       <div ref={images} className="scroll-mt-2" />
       <PanelBody className="border-t border-stone-200 bg-stone-50/60">

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { COMMUNITY_ROLES, ROLE_LABELS } from "#shared/roles";
 import type { CommunityView } from "#web/features/communities";
 import { PanelBody, PanelHeader, PanelSection } from "./settings-panel";
@@ -13,7 +14,20 @@ const skeleton = (
   </div>
 );
 
-const tableClasses = "w-full text-sm [&_td]:px-4 [&_td]:py-2.5 [&_th]:px-4 [&_th]:py-2.5 [&_th]:text-left";
+/** A table of figures: its caption for screen readers, its column headings, its rows. */
+function FigureTable({ caption, head, children }: { caption: string; head: ReactNode; children: ReactNode }) {
+  return (
+    <div className="overflow-hidden rounded-xl border border-stone-200 bg-white shadow-xs">
+      <table className="w-full text-sm [&_td]:px-4 [&_td]:py-2.5 [&_th]:px-4 [&_th]:py-2.5 [&_th]:text-left">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="bg-stone-50 text-xs font-semibold tracking-wide text-stone-600 uppercase">
+          <tr>{head}</tr>
+        </thead>
+        <tbody className="divide-y divide-stone-100">{children}</tbody>
+      </table>
+    </div>
+  );
+}
 
 /** Every figure in full: activity, growth, and members by role. */
 export function MetricsTab({ community }: { community: CommunityView }) {
@@ -40,75 +54,65 @@ export function MetricsTab({ community }: { community: CommunityView }) {
           return (
             <div className="space-y-7">
               <PanelSection title="Activity and growth">
-                <div className="overflow-hidden rounded-xl border border-stone-200 bg-white shadow-xs">
-                  <table className={tableClasses}>
-                    <caption className="sr-only">Community figures</caption>
-                    <thead className="bg-stone-50 text-xs font-semibold tracking-wide text-stone-600 uppercase">
-                      <tr>
-                        <th scope="col">Figure</th>
-                        <th scope="col" className="!text-right">
-                          Value
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody className="divide-y divide-stone-100">
-                      {rows.map(([label, value, note]) => (
-                        <tr key={label}>
-                          <th scope="row" className="font-medium text-stone-800">
-                            {label}
-                            {note && <span className="block text-xs font-normal text-stone-500">{note}</span>}
-                          </th>
-                          <td className="text-right font-semibold text-stone-900 tabular-nums">
-                            {number.format(value)}
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
+                <FigureTable
+                  caption="Community figures"
+                  head={
+                    <>
+                      <th scope="col">Figure</th>
+                      <th scope="col" className="!text-right">
+                        Value
+                      </th>
+                    </>
+                  }
+                >
+                  {rows.map(([label, value, note]) => (
+                    <tr key={label}>
+                      <th scope="row" className="font-medium text-stone-800">
+                        {label}
+                        {note && <span className="block text-xs font-normal text-stone-500">{note}</span>}
+                      </th>
+                      <td className="text-right font-semibold text-stone-900 tabular-nums">{number.format(value)}</td>
+                    </tr>
+                  ))}
+                </FigureTable>
               </PanelSection>
 
               <PanelSection title="Members by role">
-                <div className="overflow-hidden rounded-xl border border-stone-200 bg-white shadow-xs">
-                  <table className={tableClasses}>
-                    <caption className="sr-only">Members by role</caption>
-                    <thead className="bg-stone-50 text-xs font-semibold tracking-wide text-stone-600 uppercase">
-                      <tr>
-                        <th scope="col">Role</th>
-                        <th scope="col" className="w-1/2 max-sm:hidden">
-                          Share
+                <FigureTable
+                  caption="Members by role"
+                  head={
+                    <>
+                      <th scope="col">Role</th>
+                      <th scope="col" className="w-1/2 max-sm:hidden">
+                        Share
+                      </th>
+                      <th scope="col" className="!text-right">
+                        Members
+                      </th>
+                    </>
+                  }
+                >
+                  {COMMUNITY_ROLES.map((role) => {
+                    const count = stats.roles[role] ?? 0;
+                    const share = Math.round((count / roleTotal) * 100);
+                    return (
+                      <tr key={role}>
+                        <th scope="row" className="font-medium text-stone-800">
+                          {ROLE_LABELS[role]}
                         </th>
-                        <th scope="col" className="!text-right">
-                          Members
-                        </th>
+                        <td className="max-sm:hidden">
+                          <div className="flex items-center gap-2">
+                            <div className="h-2 flex-1 overflow-hidden rounded-full bg-stone-100">
+                              <div className="h-full rounded-full bg-brand-600" style={{ width: `${share}%` }} />
+                            </div>
+                            <span className="w-9 text-right text-xs text-stone-600 tabular-nums">{share}%</span>
+                          </div>
+                        </td>
+                        <td className="text-right font-semibold text-stone-900 tabular-nums">{number.format(count)}</td>
                       </tr>
-                    </thead>
-                    <tbody className="divide-y divide-stone-100">
-                      {COMMUNITY_ROLES.map((role) => {
-                        const count = stats.roles[role] ?? 0;
-                        const share = Math.round((count / roleTotal) * 100);
-                        return (
-                          <tr key={role}>
-                            <th scope="row" className="font-medium text-stone-800">
-                              {ROLE_LABELS[role]}
-                            </th>
-                            <td className="max-sm:hidden">
-                              <div className="flex items-center gap-2">
-                                <div className="h-2 flex-1 overflow-hidden rounded-full bg-stone-100">
-                                  <div className="h-full rounded-full bg-brand-600" style={{ width: `${share}%` }} />
-                                </div>
-                                <span className="w-9 text-right text-xs text-stone-600 tabular-nums">{share}%</span>
-                              </div>
-                            </td>
-                            <td className="text-right font-semibold text-stone-900 tabular-nums">
-                              {number.format(count)}
-                            </td>
-                          </tr>
-                        );
-                      })}
-                    </tbody>
-                  </table>
-                </div>
+                    );
+                  })}
+                </FigureTable>
               </PanelSection>
 
               <JoinsChart days={stats.joins_by_day} />

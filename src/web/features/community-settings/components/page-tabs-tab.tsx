@@ -1,7 +1,6 @@
-import { useEffect, useMemo } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { Controller } from "react-hook-form";
 import { SwitchRow } from "#web/components/ui/switch";
-import { useFlashMessage } from "#web/lib/use-flash-message";
+import { dirtyValues, useSettingsForm } from "#web/lib/use-settings-form";
 import type { CommunityView } from "#web/features/communities";
 import { useUpdateCommunity } from "../api/update-community";
 import { PanelBody, PanelHeader, SaveBar, type SettingsTabProps } from "./settings-panel";
@@ -26,31 +25,15 @@ const toValues = (c: CommunityView): PageTabsInput => ({
 
 /** Which tabs members see on the community page. */
 export function PageTabsTab({ community, onDirtyChange }: SettingsTabProps) {
-  const update = useUpdateCommunity(community.id);
-  const flash = useFlashMessage();
-  const values = useMemo(() => toValues(community), [community]);
-  const {
-    control,
-    handleSubmit,
-    reset,
-    formState: { isDirty, dirtyFields },
-  } = useForm<PageTabsInput>({ values, resetOptions: { keepDirtyValues: true } });
-  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
-
-  const onSubmit = handleSubmit(async (form) => {
-    flash.clear();
-    update.reset();
-    const changes = Object.fromEntries(
-      (Object.keys(dirtyFields) as (keyof PageTabsInput)[]).map((key) => [key, form[key]]),
-    );
-    try {
-      const saved = await update.mutateAsync(changes);
-      reset(toValues(saved));
-      flash.show("Tabs saved.");
-    } catch {
-      // shown by the save bar
-    }
+  const { form, onSubmit, saveBar } = useSettingsForm({
+    source: community,
+    toValues,
+    mutation: useUpdateCommunity(community.id),
+    changes: dirtyValues<PageTabsInput>,
+    savedMessage: "Tabs saved.",
+    onDirtyChange,
   });
+  const { control } = form;
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex min-h-full flex-col">
@@ -77,16 +60,7 @@ export function PageTabsTab({ community, onDirtyChange }: SettingsTabProps) {
           ))}
         </div>
       </PanelBody>
-      <SaveBar
-        pending={update.isPending}
-        dirty={isDirty}
-        error={update.error}
-        success={flash.message}
-        onDiscard={() => {
-          update.reset();
-          reset(values);
-        }}
-      />
+      <SaveBar {...saveBar} />
     </form>
   );
 }

@@ -1,14 +1,13 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Gift, Wallet } from "lucide-react";
-import { useEffect, useMemo } from "react";
-import { Controller, useForm, useWatch } from "react-hook-form";
+import { Controller, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { priceText } from "#shared/communities";
 import { updateCommunitySchema } from "#shared/communities.schemas";
 import { MSG } from "#shared/messages";
 import { PriceField } from "#web/components/ui/field";
 import { FormMessage } from "#web/components/ui/form-message";
-import { useFlashMessage } from "#web/lib/use-flash-message";
+import { useSettingsForm } from "#web/lib/use-settings-form";
 import type { CommunityView } from "#web/features/communities";
 import { useUpdateCommunity } from "../api/update-community";
 import { ChoiceCards } from "./choice-cards";
@@ -33,36 +32,22 @@ const toValues = (c: CommunityView): PricingInput => ({ type: c.type, price: c.p
 
 /** Free or paid with a monthly price (payment itself is simulated, SPEC §4). */
 export function PricingTab({ community, onDirtyChange }: SettingsTabProps) {
-  const update = useUpdateCommunity(community.id);
-  const flash = useFlashMessage();
-  const values = useMemo(() => toValues(community), [community]);
+  const { form, onSubmit, saveBar } = useSettingsForm({
+    source: community,
+    toValues,
+    resolver: zodResolver(pricingSchema),
+    mutation: useUpdateCommunity(community.id),
+    changes: (form: PricingInput) =>
+      form.type === "free" ? { type: "free" as const } : { type: "paid" as const, price: Number(form.price) },
+    savedMessage: (saved) => `Pricing saved: ${priceText(saved.type, saved.price)}.`,
+    onDirtyChange,
+  });
   const {
     register,
     control,
-    handleSubmit,
-    reset,
-    formState: { errors, isDirty },
-  } = useForm<PricingInput>({
-    resolver: zodResolver(pricingSchema),
-    values,
-    resetOptions: { keepDirtyValues: true },
-  });
-  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
+    formState: { errors },
+  } = form;
   const type = useWatch({ control, name: "type" });
-
-  const onSubmit = handleSubmit(async (form) => {
-    flash.clear();
-    update.reset();
-    try {
-      const saved = await update.mutateAsync(
-        form.type === "free" ? { type: "free" } : { type: "paid", price: Number(form.price) },
-      );
-      reset(toValues(saved));
-      flash.show(`Pricing saved: ${priceText(saved.type, saved.price)}.`);
-    } catch {
-      // shown by the save bar
-    }
-  });
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex min-h-full flex-col">
@@ -104,16 +89,7 @@ export function PricingTab({ community, onDirtyChange }: SettingsTabProps) {
           </>
         )}
       </PanelBody>
-      <SaveBar
-        pending={update.isPending}
-        dirty={isDirty}
-        error={update.error}
-        success={flash.message}
-        onDiscard={() => {
-          update.reset();
-          reset(values);
-        }}
-      />
+      <SaveBar {...saveBar} />
     </form>
   );
 }

@@ -1,7 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Plus, ScrollText } from "lucide-react";
-import { useEffect, useMemo } from "react";
-import { Controller, useFieldArray, useForm } from "react-hook-form";
+import { Controller, useFieldArray } from "react-hook-form";
 import { z } from "zod";
 import { COMMUNITY_LIMITS } from "#shared/communities";
 import { updateCommunitySchema } from "#shared/communities.schemas";
@@ -9,11 +8,20 @@ import { Button } from "#web/components/ui/button";
 import { inputClasses } from "#web/components/ui/field";
 import { SwitchRow } from "#web/components/ui/switch";
 import { cn } from "#web/lib/cn";
-import { useFlashMessage } from "#web/lib/use-flash-message";
+import { useSettingsForm } from "#web/lib/use-settings-form";
 import type { CommunityView } from "#web/features/communities";
 import { useUpdateCommunity } from "../api/update-community";
 import { ListRowActions } from "./list-row-actions";
-import { Counter, PanelBody, PanelHeader, PanelSection, SaveBar, type SettingsTabProps } from "./settings-panel";
+import {
+  Counter,
+  EmptyList,
+  ListError,
+  PanelBody,
+  PanelHeader,
+  PanelSection,
+  SaveBar,
+  type SettingsTabProps,
+} from "./settings-panel";
 
 const ruleSchema = updateCommunitySchema.shape.rules.unwrap().element;
 // Rows are objects: useFieldArray tracks objects, not strings.
@@ -33,39 +41,26 @@ const toValues = (c: CommunityView): RulesInput => ({
 
 /** Up to 10 community rules, in order, and whether members' posts wait for approval. */
 export function RulesTab({ community, onDirtyChange }: SettingsTabProps) {
-  const update = useUpdateCommunity(community.id);
-  const flash = useFlashMessage();
-  const values = useMemo(() => toValues(community), [community]);
+  const { form, onSubmit, saveBar } = useSettingsForm({
+    source: community,
+    toValues,
+    resolver: zodResolver(rulesFormSchema),
+    mutation: useUpdateCommunity(community.id),
+    changes: (form: RulesOutput, dirty) => ({
+      rules: form.rules.map((r) => r.text),
+      ...(dirty.moderation_enabled ? { moderation_enabled: form.moderation_enabled } : {}),
+    }),
+    savedMessage: "Rules saved.",
+    onDirtyChange,
+  });
   const {
     register,
     control,
-    handleSubmit,
-    reset,
     setFocus,
-    formState: { errors, isDirty, dirtyFields },
-  } = useForm<RulesInput, unknown, RulesOutput>({
-    resolver: zodResolver(rulesFormSchema),
-    values,
-    resetOptions: { keepDirtyValues: true },
-  });
+    formState: { errors },
+  } = form;
   const { fields, append, remove, move } = useFieldArray({ control, name: "rules" });
-  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
   const full = fields.length >= COMMUNITY_LIMITS.rulesMax;
-
-  const onSubmit = handleSubmit(async (form) => {
-    flash.clear();
-    update.reset();
-    try {
-      const saved = await update.mutateAsync({
-        rules: form.rules.map((r) => r.text),
-        ...(dirtyFields.moderation_enabled ? { moderation_enabled: form.moderation_enabled } : {}),
-      });
-      reset(toValues(saved));
-      flash.show("Rules saved.");
-    } catch {
-      // shown by the save bar
-    }
-  });
 
   const onAdd = () => {
     append({ text: "" }, { shouldFocus: false });
@@ -81,13 +76,9 @@ export function RulesTab({ community, onDirtyChange }: SettingsTabProps) {
           aside={<Counter value={fields.length} max={COMMUNITY_LIMITS.rulesMax} />}
         />
         {fields.length === 0 ? (
-          <div className="flex flex-col items-center rounded-xl border border-dashed border-stone-300 bg-white px-6 py-10 text-center">
-            <ScrollText className="size-8 text-stone-400" aria-hidden="true" />
-            <p className="mt-3 font-semibold text-stone-900">No rules yet</p>
-            <p className="mt-1 max-w-sm text-sm text-stone-600">
-              A few rules, such as "Be kind" or "No spam", tell newcomers what this place is about.
-            </p>
-          </div>
+          <EmptyList icon={ScrollText} title="No rules yet">
+            A few rules, such as "Be kind" or "No spam", tell newcomers what this place is about.
+          </EmptyList>
         ) : (
           <ol className="space-y-2">
             {fields.map((field, index) => {
@@ -128,7 +119,7 @@ export function RulesTab({ community, onDirtyChange }: SettingsTabProps) {
             })}
           </ol>
         )}
-        {errors.rules?.root?.message && <p className="text-sm text-red-700">{errors.rules.root.message}</p>}
+        <ListError message={errors.rules?.root?.message} />
         <Button variant="secondary" onClick={onAdd} disabled={full}>
           <Plus className="size-4" aria-hidden="true" />
           {full ? `${COMMUNITY_LIMITS.rulesMax} rules is the most` : "Add rule"}
@@ -151,17 +142,7 @@ export function RulesTab({ community, onDirtyChange }: SettingsTabProps) {
           </div>
         </PanelSection>
       </PanelBody>
-      <SaveBar
-        pending={update.isPending}
-        dirty={isDirty}
-        error={update.error}
-        success={flash.message}
-        label="Save rules"
-        onDiscard={() => {
-          update.reset();
-          reset(values);
-        }}
-      />
+      <SaveBar {...saveBar} label="Save rules" />
     </form>
   );
 }

@@ -1,3 +1,4 @@
+import type { LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { MSG } from "#shared/messages";
 import { Button } from "#web/components/ui/button";
@@ -107,6 +108,22 @@ export function SaveBar({
       </div>
     </div>
   );
+}
+
+/** An empty list's placeholder (no rules, no categories yet). */
+export function EmptyList({ icon: Icon, title, children }: { icon: LucideIcon; title: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-col items-center rounded-xl border border-dashed border-stone-300 bg-white px-6 py-10 text-center">
+      <Icon className="size-8 text-stone-400" aria-hidden="true" />
+      <p className="mt-3 font-semibold text-stone-900">{title}</p>
+      <p className="mt-1 max-w-sm text-sm text-stone-600">{children}</p>
+    </div>
+  );
+}
+
+/** A list's own error (too many rows), under its rows. */
+export function ListError({ message }: { message?: string }) {
+  return message ? <p className="text-sm text-red-700">{message}</p> : null;
 }
 
 /** Figures: a big number with its label. */

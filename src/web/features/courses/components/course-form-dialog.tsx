@@ -10,14 +10,11 @@ import { Button } from "#web/components/ui/button";
 import { Dialog, DialogContent } from "#web/components/ui/dialog";
 import { Field, PriceField, TextareaField, TextField } from "#web/components/ui/field";
 import { FormMessage } from "#web/components/ui/form-message";
-import { errorMessage } from "#web/lib/api";
 import { fileKindOf, fileTooLarge, useFileUpload } from "#web/lib/upload-file";
 import { UPLOAD_MESSAGES, acceptedExtensions } from "#shared/uploads";
-import { type CourseDetail, useCourseMutations, useCreateCourse } from "../api/courses";
+import { useCourseMutations, useCreateCourse } from "../api/courses";
 import { coursePath } from "../format";
-
-/** Server answers a person can act on; anything else reads as the spec's generic failure. */
-export const SPECIFIC_CODES = ["VALIDATION", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "CONFLICT"] as const;
+import { type CourseDialogProps, courseErrorText, resetOnClose } from "./dialog-parts";
 
 type Input = z.input<typeof createCourseSchema>;
 type Output = z.output<typeof createCourseSchema>;
@@ -35,13 +32,7 @@ export function CreateCourseDialog({
   const navigate = useNavigate();
   const create = useCreateCourse(community.id);
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        if (!next) create.reset();
-        onOpenChange(next);
-      }}
-    >
+    <Dialog open={open} onOpenChange={resetOnClose(create, onOpenChange)}>
       <DialogContent
         title="Create course"
         description="It starts as a draft that only owners and admins see, with a first module ready for lessons."
@@ -50,7 +41,7 @@ export function CreateCourseDialog({
         <CourseForm
           communityId={community.id}
           submitLabel="Create course"
-          error={create.error ? errorMessage(create.error, COURSE_MESSAGES.createFailed, SPECIFIC_CODES) : null}
+          error={create.error ? courseErrorText(create.error, COURSE_MESSAGES.createFailed) : null}
           onCancel={() => onOpenChange(false)}
           onSubmit={async (values) => {
             const detail = await create.mutateAsync(values);
@@ -65,25 +56,11 @@ export function CreateCourseDialog({
 }
 
 /** Edit a course's title, description and price. */
-export function EditCourseDialog({
-  open,
-  onOpenChange,
-  detail,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  detail: CourseDetail;
-}) {
+export function EditCourseDialog({ open, onOpenChange, detail }: CourseDialogProps) {
   const { update } = useCourseMutations(detail.course.id);
   const { course } = detail;
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        if (!next) update.reset();
-        onOpenChange(next);
-      }}
-    >
+    <Dialog open={open} onOpenChange={resetOnClose(update, onOpenChange)}>
       <DialogContent title="Edit course" size="md">
         <CourseForm
           communityId={detail.community.id}
@@ -94,7 +71,7 @@ export function EditCourseDialog({
             thumbnail_url: course.thumbnail_url,
           }}
           submitLabel="Save changes"
-          error={update.error ? errorMessage(update.error, "Failed to save the course", SPECIFIC_CODES) : null}
+          error={update.error ? courseErrorText(update.error, "Failed to save the course") : null}
           onCancel={() => onOpenChange(false)}
           onSubmit={async ({ title, description, price, thumbnail_url }) => {
             await update.mutateAsync({ title, description, price, thumbnail_url: thumbnail_url ?? null });

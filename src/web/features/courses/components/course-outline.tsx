@@ -81,30 +81,18 @@ export function CourseOutline({
                 {module.description && <p className="mt-0.5 text-xs text-stone-600">{module.description}</p>}
               </div>
               {manage && editing && (
-                <div className="-my-1 flex shrink-0 items-center">
-                  <IconButton
-                    label={`Move ${module.title} up`}
-                    focusKey={`module-up-${module.id}`}
-                    disabled={busy || moduleIndex === 0}
-                    onClick={() => actions.moveModule(module, -1)}
-                  >
-                    <ChevronUp />
-                  </IconButton>
-                  <IconButton
-                    label={`Move ${module.title} down`}
-                    focusKey={`module-down-${module.id}`}
-                    disabled={busy || moduleIndex === detail.modules.length - 1}
-                    onClick={() => actions.moveModule(module, 1)}
-                  >
-                    <ChevronDown />
-                  </IconButton>
-                  <IconButton label={`Rename ${module.title}`} onClick={() => actions.editModule(module)}>
-                    <Pencil />
-                  </IconButton>
-                  <IconButton label={`Delete ${module.title}`} onClick={() => actions.deleteModule(module)} danger>
-                    <Trash2 />
-                  </IconButton>
-                </div>
+                <ItemControls
+                  className="-my-1"
+                  kind="module"
+                  item={module}
+                  editVerb="Rename"
+                  first={moduleIndex === 0}
+                  last={moduleIndex === detail.modules.length - 1}
+                  busy={busy}
+                  onMove={(direction) => actions.moveModule(module, direction)}
+                  onEdit={() => actions.editModule(module)}
+                  onDelete={() => actions.deleteModule(module)}
+                />
               )}
             </div>
 
@@ -119,34 +107,17 @@ export function CourseOutline({
                       showCompletion={member}
                     />
                     {manage && editing && (
-                      <div className="flex shrink-0 items-center">
-                        <IconButton
-                          label={`Move ${lesson.title} up`}
-                          focusKey={`lesson-up-${lesson.id}`}
-                          disabled={busy || lessonIndex === 0}
-                          onClick={() => actions.moveLesson(module, lesson, -1)}
-                        >
-                          <ChevronUp />
-                        </IconButton>
-                        <IconButton
-                          label={`Move ${lesson.title} down`}
-                          focusKey={`lesson-down-${lesson.id}`}
-                          disabled={busy || lessonIndex === module.lessons.length - 1}
-                          onClick={() => actions.moveLesson(module, lesson, 1)}
-                        >
-                          <ChevronDown />
-                        </IconButton>
-                        <IconButton label={`Edit ${lesson.title}`} onClick={() => actions.editLesson(module, lesson)}>
-                          <Pencil />
-                        </IconButton>
-                        <IconButton
-                          label={`Delete ${lesson.title}`}
-                          onClick={() => actions.deleteLesson(lesson)}
-                          danger
-                        >
-                          <Trash2 />
-                        </IconButton>
-                      </div>
+                      <ItemControls
+                        kind="lesson"
+                        item={lesson}
+                        editVerb="Edit"
+                        first={lessonIndex === 0}
+                        last={lessonIndex === module.lessons.length - 1}
+                        busy={busy}
+                        onMove={(direction) => actions.moveLesson(module, lesson, direction)}
+                        onEdit={() => actions.editLesson(module, lesson)}
+                        onDelete={() => actions.deleteLesson(lesson)}
+                      />
                     )}
                   </li>
                 ))}
@@ -238,6 +209,61 @@ function LessonLink({
       {completed && <span className="sr-only">(completed)</span>}
       {lesson.locked && <span className="sr-only">(locked)</span>}
     </Link>
+  );
+}
+
+/**
+ * Edit mode's buttons for a module or a lesson: move up, move down (their `data-focus-key`s are
+ * what useOutlineMoves focuses after a move), edit, delete.
+ */
+function ItemControls({
+  kind,
+  item,
+  editVerb,
+  first,
+  last,
+  busy,
+  onMove,
+  onEdit,
+  onDelete,
+  className,
+}: {
+  kind: "module" | "lesson";
+  item: { id: string; title: string };
+  editVerb: "Rename" | "Edit";
+  first: boolean;
+  last: boolean;
+  busy: boolean;
+  onMove: (direction: -1 | 1) => void;
+  onEdit: () => void;
+  onDelete: () => void;
+  className?: string;
+}) {
+  return (
+    <div className={cn("flex shrink-0 items-center", className)}>
+      <IconButton
+        label={`Move ${item.title} up`}
+        focusKey={`${kind}-up-${item.id}`}
+        disabled={busy || first}
+        onClick={() => onMove(-1)}
+      >
+        <ChevronUp />
+      </IconButton>
+      <IconButton
+        label={`Move ${item.title} down`}
+        focusKey={`${kind}-down-${item.id}`}
+        disabled={busy || last}
+        onClick={() => onMove(1)}
+      >
+        <ChevronDown />
+      </IconButton>
+      <IconButton label={`${editVerb} ${item.title}`} onClick={onEdit}>
+        <Pencil />
+      </IconButton>
+      <IconButton label={`Delete ${item.title}`} onClick={onDelete} danger>
+        <Trash2 />
+      </IconButton>
+    </div>
   );
 }
 

@@ -1,19 +1,16 @@
 import { Film, Link2, Plus, Trash2, Upload } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
-import { toast } from "#web/lib/toast";
 import { COURSE_LIMITS, COURSE_MESSAGES } from "#shared/courses";
 import { createLessonSchema } from "#shared/courses.schemas";
 import { UPLOAD_MESSAGES } from "#shared/uploads";
 import { Button } from "#web/components/ui/button";
 import { Dialog, DialogContent } from "#web/components/ui/dialog";
 import { Field, inputClasses, TextareaField, TextField } from "#web/components/ui/field";
-import { FormMessage } from "#web/components/ui/form-message";
-import { errorMessage } from "#web/lib/api";
 import { cn } from "#web/lib/cn";
 import { fileKindOf, fileTooLarge, useFileUpload } from "#web/lib/upload-file";
 import { VideoUpload } from "#web/features/posts";
 import { type CourseModule, type Lesson, useCourseMutations } from "../api/courses";
-import { SPECIFIC_CODES } from "./course-form-dialog";
+import { SaveError, saveAndClose } from "./dialog-parts";
 
 /** The browser's first check of a picked video (SPEC §5): its type, then its size. */
 function videoFileProblem(file: File): string | null {
@@ -136,31 +133,22 @@ function LessonForm({
       return;
     }
     setErrors({});
-    try {
-      if (lesson) {
-        await updateLesson.mutateAsync({ lessonId: lesson.id, body: parsed.data });
-        toast.success("Lesson saved");
-      } else {
-        await addLesson.mutateAsync({ moduleId, body: parsed.data });
-        toast.success("Lesson added");
-      }
-      onDone();
-    } catch {
-      // shown from the mutation's error
-    }
+    await saveAndClose(
+      () =>
+        lesson
+          ? updateLesson.mutateAsync({ lessonId: lesson.id, body: parsed.data })
+          : addLesson.mutateAsync({ moduleId, body: parsed.data }),
+      lesson ? "Lesson saved" : "Lesson added",
+      onDone,
+    );
   };
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-5 px-6 pt-5 pb-6 sm:px-8 sm:pb-8">
-      {mutation.error && (
-        <FormMessage tone="error">
-          {errorMessage(
-            mutation.error,
-            lesson ? "Failed to save the lesson" : COURSE_MESSAGES.lessonFailed,
-            SPECIFIC_CODES,
-          )}
-        </FormMessage>
-      )}
+      <SaveError
+        error={mutation.error}
+        fallback={lesson ? "Failed to save the lesson" : COURSE_MESSAGES.lessonFailed}
+      />
       <TextField
         label="Title"
         placeholder="e.g. Mixing your first colors"

@@ -1,14 +1,11 @@
 import { type FormEvent, useState } from "react";
-import { toast } from "#web/lib/toast";
 import { COURSE_LIMITS } from "#shared/courses";
 import { moduleSchema } from "#shared/courses.schemas";
 import { Button } from "#web/components/ui/button";
 import { Dialog, DialogContent } from "#web/components/ui/dialog";
 import { TextareaField, TextField } from "#web/components/ui/field";
-import { FormMessage } from "#web/components/ui/form-message";
-import { errorMessage } from "#web/lib/api";
 import { type CourseModule, useCourseMutations } from "../api/courses";
-import { SPECIFIC_CODES } from "./course-form-dialog";
+import { SaveError, saveAndClose } from "./dialog-parts";
 
 /** Add a module at the end of a course, or rename one (owners and admins). */
 export function ModuleFormDialog({
@@ -66,31 +63,19 @@ function ModuleForm({
       return;
     }
     setError(null);
-    try {
-      if (module) {
-        await updateModule.mutateAsync({ moduleId: module.id, body: parsed.data });
-        toast.success("Module saved");
-      } else {
-        await addModule.mutateAsync(parsed.data);
-        toast.success("Module added");
-      }
-      onDone();
-    } catch {
-      // shown from the mutation's error
-    }
+    await saveAndClose(
+      () =>
+        module
+          ? updateModule.mutateAsync({ moduleId: module.id, body: parsed.data })
+          : addModule.mutateAsync(parsed.data),
+      module ? "Module saved" : "Module added",
+      onDone,
+    );
   };
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-5 px-6 pt-5 pb-6 sm:px-8 sm:pb-8">
-      {mutation.error && (
-        <FormMessage tone="error">
-          {errorMessage(
-            mutation.error,
-            module ? "Failed to save the module" : "Failed to add the module",
-            SPECIFIC_CODES,
-          )}
-        </FormMessage>
-      )}
+      <SaveError error={mutation.error} fallback={module ? "Failed to save the module" : "Failed to add the module"} />
       <TextField
         label="Module title"
         placeholder={suggestedTitle ?? "e.g. Module 2: Getting started"}

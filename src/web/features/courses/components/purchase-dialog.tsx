@@ -3,34 +3,24 @@ import { useRef } from "react";
 import { toast } from "#web/lib/toast";
 import { SimulatedCardForm } from "#web/features/billing";
 import { Dialog, DialogContent } from "#web/components/ui/dialog";
-import { errorMessage } from "#web/lib/api";
-import { type CourseDetail, useCourseMutations } from "../api/courses";
+import { useCourseMutations } from "../api/courses";
 import { allLessons, coursePriceText, lessonsText } from "../format";
-import { SPECIFIC_CODES } from "./course-form-dialog";
+import { type CourseDialogProps, courseErrorText, resetOnClose } from "./dialog-parts";
 
 /** Buying a paid course: the simulated card form, then POST …/purchase, and the lessons unlock. */
-export function PurchaseDialog({
-  open,
-  onOpenChange,
-  detail,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  detail: CourseDetail;
-}) {
+export function PurchaseDialog({ open, onOpenChange, detail }: CourseDialogProps) {
   const { purchase } = useCourseMutations(detail.course.id);
   // Once bought, the Buy buttons are gone: focus goes to the unlocked lesson instead.
   const bought = useRef(false);
   const { course } = detail;
   const price = coursePriceText(course.price);
+  const closeResets = resetOnClose(purchase, onOpenChange);
   return (
     <Dialog
       open={open}
       onOpenChange={(next) => {
         // No closing halfway through the payment.
-        if (purchase.isPending) return;
-        if (!next) purchase.reset();
-        onOpenChange(next);
+        if (!purchase.isPending) closeResets(next);
       }}
     >
       <DialogContent
@@ -58,9 +48,7 @@ export function PurchaseDialog({
           </div>
           <SimulatedCardForm
             submitLabel={`Pay ${price}`}
-            error={
-              purchase.error ? errorMessage(purchase.error, "The purchase did not go through.", SPECIFIC_CODES) : null
-            }
+            error={purchase.error ? courseErrorText(purchase.error, "The purchase did not go through.") : null}
             onCancel={() => onOpenChange(false)}
             onPaid={async () => {
               await purchase.mutateAsync();

@@ -3,6 +3,7 @@ import { type FormEvent, useId, useState } from "react";
 import { MSG } from "#shared/messages";
 import { UPLOAD_MESSAGES } from "#shared/uploads";
 import { DEFAULT_POLL_HOURS, POLL_DURATIONS, POST_LIMITS, type PostType, firstUrl, videoEmbed } from "#shared/posts";
+import { createPostSchema } from "#shared/posts.schemas";
 import { Button } from "#web/components/ui/button";
 import { inputClasses } from "#web/components/ui/field";
 import { FormMessage } from "#web/components/ui/form-message";
@@ -40,15 +41,15 @@ const TYPES: readonly { value: PostType; label: string; icon: LucideIcon; placeh
   { value: "link", label: "Link", icon: Link2, placeholder: "Paste a link and say why it's worth a look" },
 ];
 
+/**
+ * What only the browser knows (uploads under way or failed, a link that is no video). Everything
+ * else is the API's own check: the would-be request goes through createPostSchema.
+ */
 const messages = {
-  noImages: "Please add at least one image",
   imagesUploading: "Please wait until your images have uploaded.",
   imagesFailed: "Some images did not upload: retry or remove them.",
   badVideo: "Please add a YouTube or Vimeo link, or a direct https link to an .mp4, .webm or .mov file",
-  noVideo: "Please add a YouTube, Vimeo or video file link, or upload a video",
   videoUploading: "Please wait until your video has uploaded.",
-  noLink: "Please include a link starting with http:// or https://",
-  pollTooMany: `A poll can have at most ${POST_LIMITS.pollOptionsMax} options`,
 };
 
 /**
@@ -105,8 +106,8 @@ export function PostComposer({
     type === "video" && !videoFile && videoTouched && videoUrl.trim() !== "" && !embed ? messages.badVideo : null;
   const current = TYPES.find((t) => t.value === type)!;
 
-  /** The request for the chosen type, or the message saying what is missing. */
-  const build = (): NewPost | string => {
+  /** The request for the chosen type, or what the browser alone can tell is not ready yet. */
+  const draft = (): NewPost | string => {
     const base = {
       content,
       category_id: categoryId === NO_CATEGORY ? null : categoryId,
@@ -114,13 +115,10 @@ export function PostComposer({
     };
     switch (type) {
       case "text":
-        return blank ? MSG.enterContent : { ...base, type };
       case "link":
-        if (blank) return MSG.enterContent;
-        return url ? { ...base, type } : messages.noLink;
+        return { ...base, type };
       case "image": {
         const images = uploads.images;
-        if (images.length === 0) return messages.noImages;
         if (images.some((i) => i.status === "uploading")) return messages.imagesUploading;
         if (images.some((i) => i.status === "error")) return messages.imagesFailed;
         return {
@@ -136,15 +134,21 @@ export function PostComposer({
       case "video":
         if (videoState.status === "uploading") return messages.videoUploading;
         if (videoState.status === "done") return { ...base, type, video_url: videoState.result.url };
-        if (!videoUrl.trim()) return messages.noVideo;
-        return embed ? { ...base, type, video_url: videoUrl.trim() } : messages.badVideo;
+        if (videoUrl.trim() && !embed) return messages.badVideo;
+        return { ...base, type, video_url: videoUrl.trim() };
       case "poll": {
         const options = pollOptions.map((o) => o.trim()).filter(Boolean);
-        if (options.length < POST_LIMITS.pollOptionsMin) return MSG.pollNeedsTwoOptions;
-        if (options.length > POST_LIMITS.pollOptionsMax) return messages.pollTooMany;
         return { ...base, type, poll: { options, duration_hours: pollHours } };
       }
     }
+  };
+
+  /** The request, or the message saying what is missing: the browser's own, else the API schema's. */
+  const build = (): NewPost | string => {
+    const body = draft();
+    if (typeof body === "string") return body;
+    const checked = createPostSchema.safeParse(body);
+    return checked.success ? body : (checked.error.issues[0]?.message ?? MSG.createPostFailed);
   };
 
   const reset = () => {
