@@ -4,23 +4,24 @@ import { isRouteErrorResponse, useRouteError } from "react-router";
 import { MSG } from "#shared/messages";
 import { Button } from "./ui/button";
 import { NotFoundView } from "./not-found-view";
+import { PageMessage } from "./page-message";
 
 /** The crash fallback (SPEC §2): shown when rendering fails. */
 export function ErrorFallback() {
   return (
-    <main id="main" className="flex min-h-[70vh] items-center justify-center px-4 py-16">
-      <div className="w-full max-w-md rounded-2xl bg-white p-8 text-center shadow-sm ring-1 ring-stone-200">
-        <span className="mx-auto flex size-14 items-center justify-center rounded-full bg-red-50 text-red-700">
-          <TriangleAlert className="size-7" aria-hidden="true" />
-        </span>
-        <h1 className="mt-5 text-2xl font-bold tracking-tight text-stone-900">{MSG.crashTitle}</h1>
-        <p className="mt-2 text-stone-600">{MSG.crashBody}</p>
-        <Button className="mt-6" onClick={() => window.location.reload()}>
-          <RotateCw className="size-4" aria-hidden="true" />
-          Refresh Page
-        </Button>
-      </div>
-    </main>
+    <PageMessage
+      tall
+      icon={<TriangleAlert className="size-7" aria-hidden="true" />}
+      iconClassName="bg-red-50 text-red-700"
+      title={MSG.crashTitle}
+      body={MSG.crashBody}
+      className="w-full max-w-md rounded-2xl bg-white p-8 text-center shadow-sm ring-1 ring-stone-200"
+    >
+      <Button className="mt-6" onClick={() => window.location.reload()}>
+        <RotateCw className="size-4" aria-hidden="true" />
+        Refresh Page
+      </Button>
+    </PageMessage>
   );
 }
 

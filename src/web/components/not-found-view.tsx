@@ -1,6 +1,7 @@
 import { Compass } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { PageMessage } from "./page-message";
 import { buttonClasses } from "./ui/button";
 
 /** A friendly dead end with a way back. */
@@ -14,21 +15,20 @@ export function NotFoundView({
   children?: ReactNode;
 }) {
   return (
-    <main id="main" className="flex min-h-[60vh] items-center justify-center px-4 py-16">
-      <div className="max-w-md text-center">
-        <span className="mx-auto flex size-14 items-center justify-center rounded-full bg-brand-50 text-brand-700">
-          <Compass className="size-7" aria-hidden="true" />
-        </span>
-        <h1 className="mt-5 text-2xl font-bold tracking-tight text-stone-900">{title}</h1>
-        <p className="mt-2 text-stone-600">{body}</p>
-        <div className="mt-6 flex justify-center gap-3">
-          {children ?? (
-            <Link to="/" className={buttonClasses()}>
-              Back to home
-            </Link>
-          )}
-        </div>
+    <PageMessage
+      icon={<Compass className="size-7" aria-hidden="true" />}
+      iconClassName="bg-brand-50 text-brand-700"
+      title={title}
+      body={body}
+      className="max-w-md text-center"
+    >
+      <div className="mt-6 flex justify-center gap-3">
+        {children ?? (
+          <Link to="/" className={buttonClasses()}>
+            Back to home
+          </Link>
+        )}
       </div>
-    </main>
+    </PageMessage>
   );
 }

@@ -1,4 +1,4 @@
 export { AuthDialogHost } from "./components/auth-dialog-host";
-export { PasswordStrengthMeter } from "./components/password-strength-meter";
+export { NewPasswordFields } from "./components/new-password-fields";
 export { useSignOut } from "./api/sign-out";
 export { GoogleIcon, useGoogleSignIn } from "./google";

@@ -1,12 +1,12 @@
 import { Camera, Trash2 } from "lucide-react";
-import { type ChangeEvent, useEffect, useRef, useState } from "react";
+import { useRef } from "react";
 import { LIMITS } from "#shared/limits";
 import { MSG } from "#shared/messages";
 import { Avatar } from "#web/components/ui/avatar";
 import { Button } from "#web/components/ui/button";
 import { FormMessage } from "#web/components/ui/form-message";
 import { ApiError } from "#web/lib/api";
-import { useFlashMessage } from "#web/lib/use-flash-message";
+import { usePictureUpload } from "#web/lib/use-picture-upload";
 import { useRemoveAvatar, useUploadAvatar } from "../api/avatar";
 
 /** SPEC §8's avatar messages, by what went wrong. */
@@ -22,27 +22,17 @@ export function AvatarEditor({ avatarUrl, name }: { avatarUrl: string | null; na
   const input = useRef<HTMLInputElement>(null);
   const upload = useUploadAvatar();
   const remove = useRemoveAvatar();
-  const [preview, setPreview] = useState<string | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const flash = useFlashMessage();
-
-  useEffect(() => () => (preview ? URL.revokeObjectURL(preview) : undefined), [preview]);
-
-  const onFile = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = "";
-    if (!file) return;
-    flash.clear();
-    if (!file.type.startsWith("image/")) return setProblem(MSG.avatarNotImage);
-    if (file.size > LIMITS.avatarMaxBytes) return setProblem(MSG.avatarTooLarge);
-    setProblem(null);
-    setPreview(URL.createObjectURL(file));
-    upload.mutate(file, {
-      onSuccess: () => flash.show("Your new photo is saved."),
-      onError: (error) => setProblem(avatarError(error)),
-      onSettled: () => setPreview(null),
-    });
-  };
+  const { preview, problem, setProblem, flash, onFile } = usePictureUpload({
+    upload,
+    check: (file) =>
+      !file.type.startsWith("image/")
+        ? MSG.avatarNotImage
+        : file.size > LIMITS.avatarMaxBytes
+          ? MSG.avatarTooLarge
+          : null,
+    saved: "Your new photo is saved.",
+    failed: avatarError,
+  });
 
   const onRemove = () => {
     setProblem(null);

@@ -7,7 +7,7 @@ import { PasswordField } from "#web/components/ui/field";
 import { FormMessage } from "#web/components/ui/form-message";
 import { errorMessage } from "#web/lib/api";
 import { useFlashMessage } from "#web/lib/use-flash-message";
-import { PasswordStrengthMeter } from "#web/features/auth";
+import { NewPasswordFields } from "#web/features/auth";
 import { useChangePassword } from "../api/change-password";
 
 export function ChangePasswordForm({
@@ -64,19 +64,7 @@ export function ChangePasswordForm({
         onChange={(e) => setCurrent(e.target.value)}
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <PasswordField
-          label="New Password"
-          autoComplete="new-password"
-          value={next}
-          onChange={(e) => setNext(e.target.value)}
-          hint={next ? <PasswordStrengthMeter password={next} /> : undefined}
-        />
-        <PasswordField
-          label="Confirm New Password"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(e) => setConfirm(e.target.value)}
-        />
+        <NewPasswordFields password={next} onPasswordChange={setNext} confirm={confirm} onConfirmChange={setConfirm} />
       </div>
       {(problem || failure) && <FormMessage tone="error">{problem ?? failure}</FormMessage>}
       {flash.message && <FormMessage tone="success">{flash.message}</FormMessage>}

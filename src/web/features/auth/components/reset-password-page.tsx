@@ -6,10 +6,9 @@ import { MSG } from "#shared/messages";
 import { checkNewPassword } from "#shared/validation";
 import { Button } from "#web/components/ui/button";
 import { FormMessage } from "#web/components/ui/form-message";
-import { PasswordField } from "#web/components/ui/field";
 import { openAuthDialog } from "#web/lib/auth-dialog-events";
 import { useResetPassword } from "../api/reset-password";
-import { PasswordStrengthMeter } from "./password-strength-meter";
+import { NewPasswordFields } from "./new-password-fields";
 
 /** Target of the reset email (SPEC §2): choose a new password, then home after 3 s. */
 export function ResetPasswordPage() {
@@ -72,19 +71,12 @@ export function ResetPasswordPage() {
               Pick something you don&apos;t use elsewhere: at least {LIMITS.passwordMin} characters.
             </p>
             {(problem || reset.error) && <FormMessage tone="error">{problem ?? reset.error?.message}</FormMessage>}
-            <PasswordField
-              label="New Password"
-              autoComplete="new-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              hint={password ? <PasswordStrengthMeter password={password} /> : undefined}
+            <NewPasswordFields
+              password={password}
+              onPasswordChange={setPassword}
+              confirm={confirm}
+              onConfirmChange={setConfirm}
               autoFocus
-            />
-            <PasswordField
-              label="Confirm New Password"
-              autoComplete="new-password"
-              value={confirm}
-              onChange={(e) => setConfirm(e.target.value)}
             />
             <Button type="submit" size="lg" className="w-full" loading={reset.isPending}>
               Reset password

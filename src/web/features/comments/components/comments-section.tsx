@@ -1,4 +1,4 @@
-import { Clock, LogIn, MessageCircle } from "lucide-react";
+import { Clock, LogIn, MessageCircle, RotateCw } from "lucide-react";
 import { type ReactNode, useMemo, useState } from "react";
 import { toast } from "#web/lib/toast";
 import { can, type CommunityRole } from "#shared/roles";
@@ -15,7 +15,7 @@ import { useUpdateComment } from "../api/update-comment";
 import { CommentForm } from "./comment-form";
 import { commentAnchorId, commentAuthorName, CommentItem } from "./comment-item";
 import { LoadingRegion } from "#web/components/ui/load-states";
-import { LoadError } from "#web/components/ui/load-error";
+import { FormMessage } from "#web/components/ui/form-message";
 
 type ReplyTarget = { parentId: string; mention: string | null };
 
@@ -225,7 +225,13 @@ export function CommentsSection({
             ))}
           </LoadingRegion>
         ) : comments.isError ? (
-          <LoadError onRetry={() => void comments.refetch()}>Failed to load comments.</LoadError>
+          <FormMessage tone="error">
+            <p>Failed to load comments.</p>
+            <Button variant="secondary" size="sm" className="mt-2" onClick={() => void comments.refetch()}>
+              <RotateCw className="size-4" aria-hidden="true" />
+              Try again
+            </Button>
+          </FormMessage>
         ) : topLevel.length === 0 ? (
           <div className="py-6 text-center">
             <span className="mx-auto flex size-11 items-center justify-center rounded-full bg-brand-50 text-brand-700">

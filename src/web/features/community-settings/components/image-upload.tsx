@@ -1,11 +1,11 @@
 import { ImagePlus, Upload } from "lucide-react";
-import { type ChangeEvent, useEffect, useRef, useState } from "react";
+import { useRef } from "react";
 import { COMMUNITY_LIMITS } from "#shared/communities";
 import { MSG } from "#shared/messages";
 import { Button } from "#web/components/ui/button";
 import { FormMessage } from "#web/components/ui/form-message";
 import { ApiError } from "#web/lib/api";
-import { useFlashMessage } from "#web/lib/use-flash-message";
+import { usePictureUpload } from "#web/lib/use-picture-upload";
 import { CommunityIcon, type CommunityView } from "#web/features/communities";
 import { type CommunityImageKind, useUploadCommunityImage } from "../api/upload-community-image";
 
@@ -52,26 +52,17 @@ export function ImageUpload({ community, kind }: { community: CommunityView; kin
   const rule = RULES[kind];
   const input = useRef<HTMLInputElement>(null);
   const upload = useUploadCommunityImage(community.id, kind);
-  const [preview, setPreview] = useState<string | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const flash = useFlashMessage();
-  useEffect(() => () => (preview ? URL.revokeObjectURL(preview) : undefined), [preview]);
-
-  const onFile = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = "";
-    if (!file) return;
-    flash.clear();
-    if (!rule.accepts(file)) return setProblem(rule.wrongType);
-    if (file.size > rule.maxBytes) return setProblem(MSG.fileTooLarge(rule.maxBytes / 1024 / 1024));
-    setProblem(null);
-    setPreview(URL.createObjectURL(file));
-    upload.mutate(file, {
-      onSuccess: () => flash.show(rule.saved),
-      onError: (error) => setProblem(uploadFailure(kind, error)),
-      onSettled: () => setPreview(null),
-    });
-  };
+  const { preview, problem, flash, onFile } = usePictureUpload({
+    upload,
+    check: (file) =>
+      !rule.accepts(file)
+        ? rule.wrongType
+        : file.size > rule.maxBytes
+          ? MSG.fileTooLarge(rule.maxBytes / 1024 / 1024)
+          : null,
+    saved: rule.saved,
+    failed: (error) => uploadFailure(kind, error),
+  });
 
   const current = kind === "icon" ? community.icon_url : community.cover_url;
   const shown = preview ?? current;

@@ -3,6 +3,7 @@ import { useLocation } from "react-router";
 import { MSG } from "#shared/messages";
 import { BrowseCommunitiesLink } from "#web/components/browse-communities-link";
 import { NotFoundView } from "#web/components/not-found-view";
+import { PageMessage } from "#web/components/page-message";
 import { Button } from "#web/components/ui/button";
 import { openAuthDialog } from "#web/lib/auth-dialog-events";
 import { useMe } from "#web/lib/session";
@@ -26,32 +27,31 @@ function PrivateGate() {
   const location = useLocation();
   const signedOut = me.isSuccess && !me.data.user;
   return (
-    <main id="main" className="flex min-h-[60vh] items-center justify-center px-4 py-16">
+    <PageMessage
+      icon={<Lock className="size-6" aria-hidden="true" />}
+      iconClassName="bg-stone-900 text-white shadow-md"
+      title={MSG.privateCommunityTitle}
+      body={MSG.privateCommunityBody}
+      className="w-full max-w-md rounded-3xl bg-white px-6 py-10 text-center shadow-sm ring-1 ring-stone-200 sm:px-10"
+    >
       <title>{`${MSG.privateCommunityTitle} · Hearth`}</title>
-      <div className="w-full max-w-md rounded-3xl bg-white px-6 py-10 text-center shadow-sm ring-1 ring-stone-200 sm:px-10">
-        <span className="mx-auto flex size-14 items-center justify-center rounded-full bg-stone-900 text-white shadow-md">
-          <Lock className="size-6" aria-hidden="true" />
-        </span>
-        <h1 className="mt-5 text-2xl font-bold tracking-tight text-stone-900">{MSG.privateCommunityTitle}</h1>
-        <p className="mt-2 text-stone-600">{MSG.privateCommunityBody}</p>
-        <div className="mt-7 flex flex-col justify-center gap-3 sm:flex-row">
-          {signedOut && (
-            <Button
-              onClick={() =>
-                openAuthDialog({
-                  mode: "login",
-                  redirect: location.pathname + location.search + location.hash,
-                  message: "Sign in to see this community if you are a member.",
-                })
-              }
-            >
-              <LogIn className="size-4" aria-hidden="true" />
-              Sign in to continue
-            </Button>
-          )}
-          <BrowseCommunitiesLink variant={signedOut ? "secondary" : "primary"} />
-        </div>
+      <div className="mt-7 flex flex-col justify-center gap-3 sm:flex-row">
+        {signedOut && (
+          <Button
+            onClick={() =>
+              openAuthDialog({
+                mode: "login",
+                redirect: location.pathname + location.search + location.hash,
+                message: "Sign in to see this community if you are a member.",
+              })
+            }
+          >
+            <LogIn className="size-4" aria-hidden="true" />
+            Sign in to continue
+          </Button>
+        )}
+        <BrowseCommunitiesLink variant={signedOut ? "secondary" : "primary"} />
       </div>
-    </main>
+    </PageMessage>
   );
 }

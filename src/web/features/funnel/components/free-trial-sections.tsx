@@ -1,4 +1,5 @@
 import { ArrowUp, Check } from "lucide-react";
+import type { ReactNode } from "react";
 import { FREE_TRIAL_PAGE_PRICE, TRIAL_DAYS } from "#shared/plans";
 import { Button } from "#web/components/ui/button";
 import { cn } from "#web/lib/cn";
@@ -24,81 +25,102 @@ export default function FreeTrialSections() {
   );
 }
 
-function SectionHeading({ eyebrow, title, id, text }: { eyebrow: string; title: string; id: string; text?: string }) {
+/** A section of the page under its heading (an eyebrow, a title, maybe a sentence), then its content. */
+function HeadedSection({
+  id,
+  eyebrow,
+  title,
+  text,
+  className,
+  layout,
+  children,
+}: {
+  id: string;
+  eyebrow: string;
+  title: string;
+  text?: string;
+  className: string;
+  /** The classes of the box holding the heading and the content. */
+  layout: string;
+  children: ReactNode;
+}) {
   return (
-    <div className="max-w-2xl">
-      <p className="text-sm font-semibold tracking-wide text-brand-800 uppercase">{eyebrow}</p>
-      <h2 id={id} className="mt-2 text-3xl font-bold tracking-tight text-balance text-stone-900 sm:text-4xl">
-        {title}
-      </h2>
-      {text && <p className="mt-4 text-lg text-pretty text-stone-700">{text}</p>}
-    </div>
+    <section aria-labelledby={id} className={className}>
+      <div className={layout}>
+        <div className="max-w-2xl">
+          <p className="text-sm font-semibold tracking-wide text-brand-800 uppercase">{eyebrow}</p>
+          <h2 id={id} className="mt-2 text-3xl font-bold tracking-tight text-balance text-stone-900 sm:text-4xl">
+            {title}
+          </h2>
+          {text && <p className="mt-4 text-lg text-pretty text-stone-700">{text}</p>}
+        </div>
+        {children}
+      </div>
+    </section>
   );
 }
 
 function CreatorStories() {
   return (
-    <section aria-labelledby="stories-heading" className="bg-stone-50 py-16 sm:py-24">
-      <div className="mx-auto max-w-6xl px-4 sm:px-6">
-        <SectionHeading
-          eyebrow="Creator stories"
-          id="stories-heading"
-          title="Built by creators like you"
-          text="Teachers, coaches and writers who turned a following into a community that pays for itself."
-        />
-        <ul className="mt-10 grid gap-6 md:grid-cols-3">
-          {CREATOR_STORIES.map((story) => (
-            <li key={story.id} className="overflow-hidden rounded-3xl bg-white shadow-sm ring-1 ring-stone-200">
-              <div className={cn("h-24 bg-gradient-to-br", story.gradientColor)} aria-hidden="true" />
-              <figure className="px-6 pb-6">
-                <Portrait src={story.image} size={72} className="-mt-9 ring-4 ring-white" />
-                <figcaption className="mt-3">
-                  <p className="text-lg font-semibold text-stone-900">{story.name}</p>
-                  <ul className="mt-2 flex flex-wrap gap-2" aria-label={`About ${story.name}`}>
-                    {story.badges.map((badge) => (
-                      <li
-                        key={badge}
-                        className="rounded-full bg-stone-100 px-2.5 py-0.5 text-xs font-semibold text-stone-700"
-                      >
-                        {badge}
-                      </li>
-                    ))}
-                  </ul>
-                </figcaption>
-                <blockquote className="mt-4 text-pretty text-stone-700">“{story.quote}”</blockquote>
-              </figure>
-            </li>
-          ))}
-        </ul>
-      </div>
-    </section>
+    <HeadedSection
+      id="stories-heading"
+      eyebrow="Creator stories"
+      title="Built by creators like you"
+      text="Teachers, coaches and writers who turned a following into a community that pays for itself."
+      className="bg-stone-50 py-16 sm:py-24"
+      layout="mx-auto max-w-6xl px-4 sm:px-6"
+    >
+      <ul className="mt-10 grid gap-6 md:grid-cols-3">
+        {CREATOR_STORIES.map((story) => (
+          <li key={story.id} className="overflow-hidden rounded-3xl bg-white shadow-sm ring-1 ring-stone-200">
+            <div className={cn("h-24 bg-gradient-to-br", story.gradientColor)} aria-hidden="true" />
+            <figure className="px-6 pb-6">
+              <Portrait src={story.image} size={72} className="-mt-9 ring-4 ring-white" />
+              <figcaption className="mt-3">
+                <p className="text-lg font-semibold text-stone-900">{story.name}</p>
+                <ul className="mt-2 flex flex-wrap gap-2" aria-label={`About ${story.name}`}>
+                  {story.badges.map((badge) => (
+                    <li
+                      key={badge}
+                      className="rounded-full bg-stone-100 px-2.5 py-0.5 text-xs font-semibold text-stone-700"
+                    >
+                      {badge}
+                    </li>
+                  ))}
+                </ul>
+              </figcaption>
+              <blockquote className="mt-4 text-pretty text-stone-700">“{story.quote}”</blockquote>
+            </figure>
+          </li>
+        ))}
+      </ul>
+    </HeadedSection>
   );
 }
 
 function FeatureGrid() {
   return (
-    <section aria-labelledby="features-heading" className="bg-white py-16 sm:py-24">
-      <div className="mx-auto max-w-6xl px-4 sm:px-6">
-        <SectionHeading
-          eyebrow="Everything included"
-          id="features-heading"
-          title="The whole toolkit, from the first member to the thousandth"
-        />
-        <ul className="mt-12 grid gap-x-8 gap-y-10 sm:grid-cols-2 lg:grid-cols-3">
-          {FEATURES.map(({ icon: Icon, title, description }) => (
-            <li key={title} className="flex gap-4">
-              <span className="flex size-11 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-700 ring-1 ring-brand-100">
-                <Icon className="size-5" aria-hidden="true" />
-              </span>
-              <div>
-                <h3 className="font-semibold text-stone-900">{title}</h3>
-                <p className="mt-1 text-stone-600">{description}</p>
-              </div>
-            </li>
-          ))}
-        </ul>
-      </div>
-    </section>
+    <HeadedSection
+      id="features-heading"
+      eyebrow="Everything included"
+      title="The whole toolkit, from the first member to the thousandth"
+      className="bg-white py-16 sm:py-24"
+      layout="mx-auto max-w-6xl px-4 sm:px-6"
+    >
+      <ul className="mt-12 grid gap-x-8 gap-y-10 sm:grid-cols-2 lg:grid-cols-3">
+        {FEATURES.map(({ icon: Icon, title, description }) => (
+          <li key={title} className="flex gap-4">
+            <span className="flex size-11 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-700 ring-1 ring-brand-100">
+              <Icon className="size-5" aria-hidden="true" />
+            </span>
+            <div>
+              <h3 className="font-semibold text-stone-900">{title}</h3>
+              <p className="mt-1 text-stone-600">{description}</p>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </HeadedSection>
   );
 }
 
@@ -119,35 +141,34 @@ function StatsBand() {
 
 function KickstarterPlan() {
   return (
-    <section aria-labelledby="plan-heading" className="bg-white py-16 sm:py-24">
-      <div className="mx-auto grid max-w-6xl items-center gap-10 px-4 sm:px-6 lg:grid-cols-2">
-        <SectionHeading
-          eyebrow="Simple pricing"
-          id="plan-heading"
-          title="One plan to start with everything"
-          text={`Try every feature free for ${TRIAL_DAYS} days. Keep going on the Kickstarter plan, or leave with your members and content.`}
-        />
-        <div className="rounded-3xl bg-stone-950 p-6 text-white shadow-xl sm:p-8">
-          <div className="flex items-baseline justify-between gap-4">
-            <h3 className="text-xl font-bold">Kickstarter</h3>
-            <p>
-              <span className="text-4xl font-extrabold tabular-nums">${FREE_TRIAL_PAGE_PRICE}</span>
-              <span className="text-stone-300">/month</span>
-            </p>
-          </div>
-          <p className="mt-1 text-sm text-stone-300">Plus applicable taxes, after your {TRIAL_DAYS}-day free trial</p>
-          <ul className="mt-6 grid gap-3 sm:grid-cols-2">
-            {KICKSTARTER_PLAN.map((item) => (
-              <li key={item} className="flex items-start gap-2.5 text-stone-100">
-                <Check className="mt-0.5 size-4 shrink-0 text-brand-300" strokeWidth={3} aria-hidden="true" />
-                {item}
-              </li>
-            ))}
-          </ul>
-          <p className="mt-6 border-t border-white/10 pt-5 text-sm text-stone-300">{NO_CARD}</p>
+    <HeadedSection
+      id="plan-heading"
+      eyebrow="Simple pricing"
+      title="One plan to start with everything"
+      text={`Try every feature free for ${TRIAL_DAYS} days. Keep going on the Kickstarter plan, or leave with your members and content.`}
+      className="bg-white py-16 sm:py-24"
+      layout="mx-auto grid max-w-6xl items-center gap-10 px-4 sm:px-6 lg:grid-cols-2"
+    >
+      <div className="rounded-3xl bg-stone-950 p-6 text-white shadow-xl sm:p-8">
+        <div className="flex items-baseline justify-between gap-4">
+          <h3 className="text-xl font-bold">Kickstarter</h3>
+          <p>
+            <span className="text-4xl font-extrabold tabular-nums">${FREE_TRIAL_PAGE_PRICE}</span>
+            <span className="text-stone-300">/month</span>
+          </p>
         </div>
+        <p className="mt-1 text-sm text-stone-300">Plus applicable taxes, after your {TRIAL_DAYS}-day free trial</p>
+        <ul className="mt-6 grid gap-3 sm:grid-cols-2">
+          {KICKSTARTER_PLAN.map((item) => (
+            <li key={item} className="flex items-start gap-2.5 text-stone-100">
+              <Check className="mt-0.5 size-4 shrink-0 text-brand-300" strokeWidth={3} aria-hidden="true" />
+              {item}
+            </li>
+          ))}
+        </ul>
+        <p className="mt-6 border-t border-white/10 pt-5 text-sm text-stone-300">{NO_CARD}</p>
       </div>
-    </section>
+    </HeadedSection>
   );
 }
 

@@ -1,4 +1,4 @@
-import { Bell, CircleCheck, Heart, type LucideIcon, MessageCircle, UserPlus } from "lucide-react";
+import { Bell, CircleCheck, Heart, type LucideIcon, MessageCircle, RotateCw, UserPlus } from "lucide-react";
 import { Link } from "react-router";
 import { TimeAgo } from "#web/components/ui/time-ago";
 import type { NotificationType } from "#shared/notifications";
@@ -7,7 +7,8 @@ import { cn } from "#web/lib/cn";
 import type { Notification } from "../api/notification-keys";
 import { useMarkNotificationRead } from "../api/mark-read";
 import { LoadingRegion, PictureLinesSkeleton } from "#web/components/ui/load-states";
-import { LoadError } from "#web/components/ui/load-error";
+import { Button } from "#web/components/ui/button";
+import { FormMessage } from "#web/components/ui/form-message";
 
 /** A small mark on the picture saying what happened. */
 const KIND: Record<NotificationType, { icon: LucideIcon; className: string }> = {
@@ -104,7 +105,15 @@ export function NotificationListSkeleton({ className }: { className?: string }) 
 }
 
 export function NotificationsLoadError({ onRetry }: { onRetry: () => void }) {
-  return <LoadError onRetry={onRetry}>Failed to load your notifications.</LoadError>;
+  return (
+    <FormMessage tone="error">
+      <p>Failed to load your notifications.</p>
+      <Button variant="secondary" size="sm" className="mt-2" onClick={onRetry}>
+        <RotateCw className="size-4" aria-hidden="true" />
+        Try again
+      </Button>
+    </FormMessage>
+  );
 }
 
 function NotificationItemSkeleton() {

@@ -1,4 +1,4 @@
-import { MessagesSquare } from "lucide-react";
+import { MessagesSquare, RotateCw } from "lucide-react";
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { useLocation } from "react-router";
 import type { CommunityRole } from "#shared/roles";
@@ -12,7 +12,7 @@ import { usePostContext } from "../api/get-post-context";
 import { PostCard, PostCardSkeleton, postAnchorId } from "./post-card";
 import type { ComposerCategory } from "./post-composer";
 import { LoadingRegion } from "#web/components/ui/load-states";
-import { LoadError } from "#web/components/ui/load-error";
+import { FormMessage } from "#web/components/ui/form-message";
 
 /**
  * The community feed: category filter ('All posts' plus the community's categories), the posts
@@ -81,7 +81,13 @@ export function PostFeed({
           <PostCardSkeleton />
         </LoadingRegion>
       ) : feed.isError ? (
-        <LoadError onRetry={() => void feed.refetch()}>Failed to load posts.</LoadError>
+        <FormMessage tone="error">
+          <p>Failed to load posts.</p>
+          <Button variant="secondary" size="sm" className="mt-2" onClick={() => void feed.refetch()}>
+            <RotateCw className="size-4" aria-hidden="true" />
+            Try again
+          </Button>
+        </FormMessage>
       ) : posts.length === 0 ? (
         <div className="rounded-2xl border border-dashed border-stone-300 bg-white/60 px-6 py-14 text-center">
           <span className="mx-auto flex size-12 items-center justify-center rounded-full bg-brand-50 text-brand-700">

@@ -1,8 +1,7 @@
 import { Ellipsis, Pencil, Pin, PinOff, ShieldAlert, Trash2 } from "lucide-react";
-import { type FormEvent, useId, useRef, useState } from "react";
+import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
 import { toast } from "#web/lib/toast";
 import { POST_LIMITS } from "#shared/posts";
-import type { CommunityRole } from "#shared/roles";
 import { ConfirmDialog } from "#web/components/ui/alert-dialog";
 import { Button } from "#web/components/ui/button";
 import { Dialog, DialogContent } from "#web/components/ui/dialog";
@@ -25,7 +24,7 @@ import type { FeedPost } from "../api/post-keys";
 import { useUpdatePost } from "../api/update-post";
 import { useWarnAuthor } from "../api/warn-author";
 import type { ComposerCategory } from "./post-composer";
-import { postPermissions } from "./post-menu";
+import { type PostMenuProps, postPermissions } from "./post-menu";
 
 type Open = "edit" | "delete" | "warn" | null;
 
@@ -33,21 +32,7 @@ type Open = "edit" | "delete" | "warn" | null;
  * The ⋯ menu of a post: Edit Post and Delete Post for its author; Pin Post / Unpin Post, Delete
  * Post and Warn User for owners, admins and moderators. Nothing when none applies.
  */
-export function PostMenuContent({
-  post,
-  role,
-  viewerId,
-  categories,
-  authorName,
-  onDeleted,
-}: {
-  post: FeedPost;
-  role: CommunityRole | null;
-  viewerId: string | null;
-  categories: readonly ComposerCategory[];
-  authorName: string;
-  onDeleted?: () => void;
-}) {
+export function PostMenuContent({ post, role, viewerId, categories, authorName, onDeleted }: PostMenuProps) {
   const allowed = postPermissions(post, role, viewerId);
   const [open, setOpen] = useState<Open>(null);
   const trigger = useRef<HTMLButtonElement>(null);
@@ -252,22 +237,17 @@ function EditPostForm({
           />
         </div>
       )}
-      {update.isError && (
-        <FormMessage tone="error">
-          {errorMessage(update.error, "Your changes could not be saved. Please try again.", [
-            "VALIDATION",
-            "FORBIDDEN",
-          ])}
-        </FormMessage>
-      )}
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
+      <FormFooter
+        error={
+          update.isError &&
+          errorMessage(update.error, "Your changes could not be saved. Please try again.", ["VALIDATION", "FORBIDDEN"])
+        }
+        onCancel={onDone}
+      >
         <Button type="submit" disabled={(needsText && blank) || tooLong} loading={update.isPending}>
           Save changes
         </Button>
-      </div>
+      </FormFooter>
     </form>
   );
 }
@@ -337,23 +317,36 @@ function WarnForm({ postId, authorName, onDone }: { postId: string; authorName: 
           className={cn(inputClasses, "min-h-24 resize-y py-2")}
         />
       </div>
-      {warn.isError && (
-        <FormMessage tone="error">
-          {errorMessage(warn.error, "The warning could not be sent. Please try again.", [
+      <FormFooter
+        error={
+          warn.isError &&
+          errorMessage(warn.error, "The warning could not be sent. Please try again.", [
             "VALIDATION",
             "BAD_REQUEST",
             "FORBIDDEN",
-          ])}
-        </FormMessage>
-      )}
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
+          ])
+        }
+        onCancel={onDone}
+      >
         <Button type="submit" variant="danger" disabled={blank} loading={warn.isPending}>
           Send warning
         </Button>
-      </div>
+      </FormFooter>
     </form>
+  );
+}
+
+/** The end of a dialog's form: why the last attempt failed, if it did, then Cancel and the form's own button. */
+function FormFooter({ error, onCancel, children }: { error: ReactNode; onCancel: () => void; children: ReactNode }) {
+  return (
+    <>
+      {error && <FormMessage tone="error">{error}</FormMessage>}
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+        {children}
+      </div>
+    </>
   );
 }

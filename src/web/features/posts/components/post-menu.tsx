@@ -18,18 +18,20 @@ export function postPermissions(post: FeedPost, role: CommunityRole | null, view
   };
 }
 
-/**
- * The ⋯ menu of a post: Edit Post and Delete Post for its author; Pin Post / Unpin Post, Delete
- * Post and Warn User for owners, admins and moderators. Nothing when none applies.
- */
-export function PostMenu(props: {
+export type PostMenuProps = {
   post: FeedPost;
   role: CommunityRole | null;
   viewerId: string | null;
   categories: readonly ComposerCategory[];
   authorName: string;
   onDeleted?: () => void;
-}) {
+};
+
+/**
+ * The ⋯ menu of a post: Edit Post and Delete Post for its author; Pin Post / Unpin Post, Delete
+ * Post and Warn User for owners, admins and moderators. Nothing when none applies.
+ */
+export function PostMenu(props: PostMenuProps) {
   const allowed = postPermissions(props.post, props.role, props.viewerId);
   if (!allowed.edit && !allowed.pin && !allowed.delete && !allowed.warn) return null;
   return (

@@ -1,4 +1,4 @@
-import { Bookmark } from "lucide-react";
+import { Bookmark, RotateCw } from "lucide-react";
 import { useMemo } from "react";
 import { EmptyState } from "#web/components/empty-state";
 import { SignInPrompt } from "#web/components/sign-in-prompt";
@@ -8,7 +8,7 @@ import { useSaved } from "../api/get-saved";
 import { SavedPostItem, SavedPostSkeleton } from "./saved-post-item";
 import { BrowseCommunitiesLink } from "#web/components/browse-communities-link";
 import { LoadingRegion } from "#web/components/ui/load-states";
-import { LoadError } from "#web/components/ui/load-error";
+import { FormMessage } from "#web/components/ui/form-message";
 
 const SIGN_IN = { mode: "login", redirect: "/saved", message: "Sign in to see your saved posts." } as const;
 
@@ -43,7 +43,13 @@ export function SavedPage() {
             Posts you save in your communities are kept here for you.
           </SignInPrompt>
         ) : saved.isError ? (
-          <LoadError onRetry={() => void saved.refetch()}>Failed to load your saved posts.</LoadError>
+          <FormMessage tone="error">
+            <p>Failed to load your saved posts.</p>
+            <Button variant="secondary" size="sm" className="mt-2" onClick={() => void saved.refetch()}>
+              <RotateCw className="size-4" aria-hidden="true" />
+              Try again
+            </Button>
+          </FormMessage>
         ) : posts.length === 0 ? (
           <EmptyState icon={Bookmark} title="No saved posts yet" action={<BrowseCommunitiesLink variant="secondary" />}>
             Tap the bookmark on any post to save it. Saved posts are private: only you see them here.
