@@ -5,10 +5,25 @@ import { can, isRole, type CommunityRole } from "#shared/roles";
 import type { AppContext, Viewer } from "#server/context";
 import { boundSql, type Queryable } from "#server/db/client";
 import { courseLessons, courseModules, type courses, type LessonResource } from "#server/db/schema/index";
-import { isUuid, requirePermission } from "#server/lib/community-access";
+import { isUuid, requireCommunity, requirePermission } from "#server/lib/community-access";
 import { AppError } from "#server/lib/errors";
 
 // Who may see, watch and manage a course, module or lesson; shared by the courses feature's modules.
+
+/** A signed-in viewer's request, with what else it carries. */
+export type ViewerRequest<Extra = unknown> = { ctx: AppContext; viewer: Viewer } & Extra;
+
+/** The community whose courses the viewer builds (owner, admin); a private one is not found by outsiders. */
+export async function requireCoursesManager({ ctx, viewer, idOrSlug }: ViewerRequest<{ idOrSlug: string }>) {
+  const { community, role } = await requireCommunity({
+    db: ctx.db,
+    idOrSlug,
+    userId: viewer.id,
+    privateAs: "not_found",
+  });
+  requirePermission(role, "manage_courses");
+  return community;
+}
 
 export const courseNotFound = () => new AppError("NOT_FOUND", CM.courseNotFound);
 export const moduleNotFound = () => new AppError("NOT_FOUND", CM.moduleNotFound);

@@ -1,7 +1,6 @@
 import { and, eq, notInArray, sql } from "drizzle-orm";
 import { COURSE_MESSAGES as CM } from "#shared/courses";
 import { type CreateLessonInput } from "#shared/courses.schemas";
-import type { AppContext, Viewer } from "#server/context";
 import { courseLessons, courseModules, lessonCompletions, mediaFiles } from "#server/db/schema/index";
 import { isUuid } from "#server/lib/community-access";
 import { AppError } from "#server/lib/errors";
@@ -17,6 +16,7 @@ import {
   requireCourse,
   requireManagedLesson,
   requireManagedModule,
+  type ViewerRequest,
 } from "./courses.access";
 import { findCourse, progressOf } from "./courses.read";
 
@@ -27,12 +27,7 @@ export async function createLesson({
   viewer,
   moduleId,
   input,
-}: {
-  ctx: AppContext;
-  viewer: Viewer;
-  moduleId: string;
-  input: CreateLessonInput;
-}) {
+}: ViewerRequest<{ moduleId: string; input: CreateLessonInput }>) {
   const { module, course } = await requireManagedModule(ctx, viewer, moduleId);
   checkOwnMedia(input.video_url, course.community_id);
   for (const r of input.resources) checkOwnMedia(r.url, course.community_id);
@@ -60,12 +55,7 @@ export async function updateLesson({
   viewer,
   lessonId,
   input,
-}: {
-  ctx: AppContext;
-  viewer: Viewer;
-  lessonId: string;
-  input: Partial<CreateLessonInput> & { module_id?: string };
-}) {
+}: ViewerRequest<{ lessonId: string; input: Partial<CreateLessonInput> & { module_id?: string } }>) {
   const { lesson, course } = await requireManagedLesson(ctx, viewer, lessonId);
   checkOwnMedia(input.video_url, course.community_id);
   for (const r of input.resources ?? []) checkOwnMedia(r.url, course.community_id);
@@ -116,7 +106,7 @@ export async function updateLesson({
   return findCourse({ ctx, viewer, courseId: course.id });
 }
 
-export async function deleteLesson({ ctx, viewer, lessonId }: { ctx: AppContext; viewer: Viewer; lessonId: string }) {
+export async function deleteLesson({ ctx, viewer, lessonId }: ViewerRequest<{ lessonId: string }>) {
   const { lesson, course } = await requireManagedLesson(ctx, viewer, lessonId);
   await ctx.db.delete(courseLessons).where(eq(courseLessons.id, lesson.id));
   return findCourse({ ctx, viewer, courseId: course.id });
@@ -127,12 +117,7 @@ export async function reorderLessons({
   viewer,
   moduleId,
   ids,
-}: {
-  ctx: AppContext;
-  viewer: Viewer;
-  moduleId: string;
-  ids: string[];
-}) {
+}: ViewerRequest<{ moduleId: string; ids: string[] }>) {
   const { module, course } = await requireManagedModule(ctx, viewer, moduleId);
   await reorderWithin(ctx, courseLessons, courseLessons.moduleId, module.id, ids);
   return findCourse({ ctx, viewer, courseId: course.id });
@@ -145,7 +130,7 @@ export async function reorderLessons({
  * Records a completion once (an upsert: the second time changes nothing). Only a lesson the viewer
  * may watch can be completed. Answers the course progress.
  */
-export async function completeLesson({ ctx, viewer, lessonId }: { ctx: AppContext; viewer: Viewer; lessonId: string }) {
+export async function completeLesson({ ctx, viewer, lessonId }: ViewerRequest<{ lessonId: string }>) {
   if (!isUuid(lessonId)) throw lessonNotFound();
   const [l] = await ctx.db
     .select({

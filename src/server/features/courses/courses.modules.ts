@@ -1,7 +1,6 @@
 import { eq, sql } from "drizzle-orm";
-import type { AppContext, Viewer } from "#server/context";
 import { courseModules } from "#server/db/schema/index";
-import { reorderWithin, requireManagedCourse, requireManagedModule } from "./courses.access";
+import { reorderWithin, requireManagedCourse, requireManagedModule, type ViewerRequest } from "./courses.access";
 import { findCourse } from "./courses.read";
 
 // A course's modules; each change answers the course as the page shows it.
@@ -11,12 +10,7 @@ export async function createModule({
   viewer,
   courseId,
   input,
-}: {
-  ctx: AppContext;
-  viewer: Viewer;
-  courseId: string;
-  input: { title: string; description: string };
-}) {
+}: ViewerRequest<{ courseId: string; input: { title: string; description: string } }>) {
   const { course } = await requireManagedCourse(ctx, viewer, courseId);
   await ctx.db.insert(courseModules).values({
     courseId: course.id,
@@ -32,18 +26,13 @@ export async function updateModule({
   viewer,
   moduleId,
   input,
-}: {
-  ctx: AppContext;
-  viewer: Viewer;
-  moduleId: string;
-  input: { title?: string; description?: string };
-}) {
+}: ViewerRequest<{ moduleId: string; input: { title?: string; description?: string } }>) {
   const { module, course } = await requireManagedModule(ctx, viewer, moduleId);
   await ctx.db.update(courseModules).set(input).where(eq(courseModules.id, module.id));
   return findCourse({ ctx, viewer, courseId: course.id });
 }
 
-export async function deleteModule({ ctx, viewer, moduleId }: { ctx: AppContext; viewer: Viewer; moduleId: string }) {
+export async function deleteModule({ ctx, viewer, moduleId }: ViewerRequest<{ moduleId: string }>) {
   const { module, course } = await requireManagedModule(ctx, viewer, moduleId);
   await ctx.db.delete(courseModules).where(eq(courseModules.id, module.id));
   return findCourse({ ctx, viewer, courseId: course.id });
@@ -54,12 +43,7 @@ export async function reorderModules({
   viewer,
   courseId,
   ids,
-}: {
-  ctx: AppContext;
-  viewer: Viewer;
-  courseId: string;
-  ids: string[];
-}) {
+}: ViewerRequest<{ courseId: string; ids: string[] }>) {
   const { course } = await requireManagedCourse(ctx, viewer, courseId);
   await reorderWithin(ctx, courseModules, courseModules.courseId, course.id, ids);
   return findCourse({ ctx, viewer, courseId: course.id });

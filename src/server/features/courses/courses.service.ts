@@ -2,26 +2,25 @@ import { eq, sql } from "drizzle-orm";
 import { COURSE_MESSAGES as CM, DEFAULT_MODULE_TITLE } from "#shared/courses";
 import { type CreateCourseInput } from "#shared/courses.schemas";
 import { ROLE_RANK } from "#shared/roles";
-import type { AppContext, Viewer } from "#server/context";
 import { courseModules, coursePurchases, courses, mediaFiles } from "#server/db/schema/index";
 import type { CommunityRequest } from "#server/features/communities/index";
-import { requireCommunity, requirePermission } from "#server/lib/community-access";
 import { AppError } from "#server/lib/errors";
 import { linkUploads } from "#server/lib/uploads";
-import { checkOwnMedia, reorderWithin, requireCourse, requireManagedCourse } from "./courses.access";
+import {
+  checkOwnMedia,
+  reorderWithin,
+  requireCourse,
+  requireCoursesManager,
+  requireManagedCourse,
+  type ViewerRequest,
+} from "./courses.access";
 import { findCourse, listCourses } from "./courses.read";
 
 // Courses: creating, editing, deleting, ordering and buying them. Modules and lessons have their
 // own modules (courses.modules.ts, courses.lessons.ts); reads are in courses.read.ts.
 
 export async function createCourse({ ctx, viewer, idOrSlug, input }: CommunityRequest<{ input: CreateCourseInput }>) {
-  const { community, role } = await requireCommunity({
-    db: ctx.db,
-    idOrSlug,
-    userId: viewer.id,
-    privateAs: "not_found",
-  });
-  requirePermission(role, "manage_courses");
+  const community = await requireCoursesManager({ ctx, viewer, idOrSlug });
   checkOwnMedia(input.thumbnail_url, community.id);
   const id = await ctx.db.transaction(async (tx) => {
     const [row] = await tx
@@ -49,12 +48,7 @@ export async function updateCourse({
   viewer,
   courseId,
   input,
-}: {
-  ctx: AppContext;
-  viewer: Viewer;
-  courseId: string;
-  input: Partial<CreateCourseInput> & { status?: "draft" | "published" };
-}) {
+}: ViewerRequest<{ courseId: string; input: Partial<CreateCourseInput> & { status?: "draft" | "published" } }>) {
   const { course } = await requireManagedCourse(ctx, viewer, courseId);
   checkOwnMedia(input.thumbnail_url, course.community_id);
   await ctx.db.transaction(async (tx) => {
@@ -82,19 +76,13 @@ export async function updateCourse({
  * Deleting a course deletes its modules, lessons, completions, purchases, thumbnail and lesson
  * files (cascade, then the trigger on media_files).
  */
-export async function deleteCourse({ ctx, viewer, courseId }: { ctx: AppContext; viewer: Viewer; courseId: string }) {
+export async function deleteCourse({ ctx, viewer, courseId }: ViewerRequest<{ courseId: string }>) {
   const { course } = await requireManagedCourse(ctx, viewer, courseId);
   await ctx.db.delete(courses).where(eq(courses.id, course.id));
 }
 
 export async function reorderCourses({ ctx, viewer, idOrSlug, ids }: CommunityRequest<{ ids: string[] }>) {
-  const { community, role } = await requireCommunity({
-    db: ctx.db,
-    idOrSlug,
-    userId: viewer.id,
-    privateAs: "not_found",
-  });
-  requirePermission(role, "manage_courses");
+  const community = await requireCoursesManager({ ctx, viewer, idOrSlug });
   await reorderWithin(ctx, courses, courses.communityId, community.id, ids);
   return listCourses({ ctx, viewer, idOrSlug: community.id });
 }
@@ -103,7 +91,7 @@ export async function reorderCourses({ ctx, viewer, idOrSlug, ids }: CommunityRe
  * The simulated purchase (no real charge; recorded as a purchase at the course's price). Only a
  * member of the community buys; buying twice changes nothing.
  */
-export async function purchaseCourse({ ctx, viewer, courseId }: { ctx: AppContext; viewer: Viewer; courseId: string }) {
+export async function purchaseCourse({ ctx, viewer, courseId }: ViewerRequest<{ courseId: string }>) {
   const { course, role } = await requireCourse(ctx.db, courseId, viewer.id);
   if (!role) throw new AppError("FORBIDDEN", "Join the community to buy its courses");
   if (course.price <= 0) throw new AppError("VALIDATION", CM.purchaseNotNeeded);
