@@ -10,9 +10,9 @@ export type PostView = paths["/api/posts/{postId}"]["get"]["responses"][200]["co
 const FEED = "posts";
 
 /**
- * Every posts query key is built here, and only here is a key taken apart. Feeds and the pending
- * list live under their community's keys, by its id (so a change to the community reaches them);
- * one post (the share link target) has its own.
+ * Every posts query key is built here, and only here is a key taken apart. Feeds live under their
+ * community's keys, by its id (so a change to the community reaches them); one post (the share
+ * link target) has its own. The pending list's key is get-pending-posts.ts's (it is the admin's).
  */
 export const postQueryKeys = {
   feed: (communityId: string, category: string | null) => communityQueryKeys.part(communityId, FEED, category ?? "all"),
@@ -25,8 +25,6 @@ export const postQueryKeys = {
   isFeed: (queryKey: QueryKey) => postQueryKeys.feedOf(queryKey) !== null,
   /** Whether the key is one of this community's feeds. */
   isFeedOf: (queryKey: QueryKey, communityId: string) => postQueryKeys.feedOf(queryKey)?.communityId === communityId,
-  /** Posts waiting for approval in one community. */
-  pending: (communityId: string) => communityQueryKeys.part(communityId, "pending-posts"),
   detail: (postId: string) => ["posts", "detail", postId] as const,
   /** The mutation keys of the toggles, so a late answer does not overwrite a newer click. */
   like: (postId: string) => ["posts", "like", postId] as const,

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "#web/lib/api";
 import { communityQueryKeys } from "#web/features/communities";
-import { invalidateFeeds, postQueryKeys } from "./post-keys";
-import type { PendingPost } from "./get-pending-posts";
+import { invalidateFeeds } from "./post-keys";
+import { type PendingPost, pendingPostsQueryKey } from "./get-pending-posts";
 
 export const reviewPost = (postId: string, approve: boolean) =>
   unwrap(api.POST("/api/posts/{postId}/review", { params: { path: { postId } }, body: { approve } }));
@@ -13,7 +13,7 @@ export const reviewPost = (postId: string, approve: boolean) =>
  */
 export function useReviewPost(communityId: string) {
   const queryClient = useQueryClient();
-  const pendingKey = postQueryKeys.pending(communityId);
+  const pendingKey = pendingPostsQueryKey(communityId);
   return useMutation({
     mutationFn: ({ postId, approve }: { postId: string; approve: boolean }) => reviewPost(postId, approve),
     onSuccess: (_result, { postId }) => {
