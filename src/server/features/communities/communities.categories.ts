@@ -1,23 +1,14 @@
 import { and, eq, inArray, notInArray } from "drizzle-orm";
-import type { AppContext, Viewer } from "#server/context";
 import type { Queryable } from "#server/db/client";
 import { postCategories } from "#server/db/schema/index";
 import { requireCommunity, requirePermission } from "#server/lib/community-access";
 import { AppError } from "#server/lib/errors";
-import type { CommunityRequest } from "./communities.types";
+import type { CommunityRequest, CommunityVisit } from "./communities.types";
 
 // ---------------------------------------------------------------------------------------------
 // Post categories
 
-export async function findPostCategories({
-  ctx,
-  viewer,
-  idOrSlug,
-}: {
-  ctx: AppContext;
-  viewer: Viewer | null;
-  idOrSlug: string;
-}) {
+export async function findPostCategories({ ctx, viewer, idOrSlug }: CommunityVisit) {
   const { community } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer?.id });
   return listCategories(ctx.db, community.id);
 }

@@ -1,9 +1,8 @@
 import { sql } from "drizzle-orm";
 import { COMMUNITY_LIMITS } from "#shared/communities";
 import { can, mayLeaveCommunity, permissionsOf, type CommunityRole } from "#shared/roles";
-import type { AppContext, Viewer } from "#server/context";
 import { requireCommunity, requirePermission, type CommunityRow } from "#server/lib/community-access";
-import type { CommunityRequest } from "./communities.types";
+import type { CommunityRequest, CommunityVisit } from "./communities.types";
 
 // ---------------------------------------------------------------------------------------------
 // The community page
@@ -14,15 +13,7 @@ export type CommunityView = Awaited<ReturnType<typeof findCommunityView>>;
  * Everything the community page shows, in one query: the community, its creator, post categories,
  * and the real online and admin figures. Members' last activity is refreshed at most once a minute.
  */
-export async function findCommunityView({
-  ctx,
-  idOrSlug,
-  viewer,
-}: {
-  ctx: AppContext;
-  idOrSlug: string;
-  viewer: Viewer | null;
-}) {
+export async function findCommunityView({ ctx, idOrSlug, viewer }: CommunityVisit) {
   const { community, role } = await requireCommunity({
     db: ctx.db,
     idOrSlug,

@@ -1,2 +1,2 @@
 // What other features use of communities.
-export type { CommunityRequest } from "./communities.types";
+export type { CommunityRequest, CommunityVisit } from "./communities.types";

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { AppContext, Viewer } from "#server/context";
 import { boundSql } from "#server/db/client";
 import type { LessonResource } from "#server/db/schema/index";
+import type { CommunityVisit } from "#server/features/communities/index";
 import { requireCommunity } from "#server/lib/community-access";
 import {
   accessOf,
@@ -36,15 +37,7 @@ const toCourseDto = (
 });
 
 /** The Courses tab: published courses (and drafts for owners and admins) with the viewer's progress. */
-export async function listCourses({
-  ctx,
-  viewer,
-  idOrSlug,
-}: {
-  ctx: AppContext;
-  viewer: Viewer | null;
-  idOrSlug: string;
-}) {
+export async function listCourses({ ctx, viewer, idOrSlug }: CommunityVisit) {
   const { community, role } = await requireCommunity({
     db: ctx.db,
     idOrSlug,
