@@ -14,7 +14,7 @@ import { fileKindOf, fileTooLarge, useFileUpload } from "#web/lib/upload-file";
 import { UPLOAD_MESSAGES, acceptedExtensions } from "#shared/uploads";
 import { useCourseMutations, useCreateCourse } from "../api/courses";
 import { coursePath } from "../format";
-import { type CourseDialogProps, courseErrorText, resetOnClose } from "./dialog-parts";
+import { type CourseDialogProps, courseErrorText, FormButtons, resetOnClose } from "./dialog-parts";
 
 type Input = z.input<typeof createCourseSchema>;
 type Output = z.output<typeof createCourseSchema>;
@@ -213,14 +213,7 @@ function CourseForm({
           </div>
         )}
       </Field>
-      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-        <Button variant="ghost" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" loading={isSubmitting} disabled={uploading}>
-          {submitLabel}
-        </Button>
-      </div>
+      <FormButtons onCancel={onCancel} submitLabel={submitLabel} pending={isSubmitting} disabled={uploading} />
     </form>
   );
 }

@@ -1,5 +1,8 @@
+import type { ReactNode } from "react";
+import { Button } from "#web/components/ui/button";
 import { FormMessage } from "#web/components/ui/form-message";
 import { errorMessage } from "#web/lib/api";
+import { cn } from "#web/lib/cn";
 import { toast } from "#web/lib/toast";
 import type { CourseDetail } from "../api/courses";
 
@@ -37,4 +40,33 @@ export async function saveAndClose(save: () => Promise<unknown>, saved: string, 
 /** The failure of a module or lesson form's last save, above its fields. */
 export function SaveError({ error, fallback }: { error: unknown; fallback: string }) {
   return error ? <FormMessage tone="error">{courseErrorText(error, fallback)}</FormMessage> : null;
+}
+
+/** A course form's Cancel and submit buttons; a form with a `note` (null while there is none) says there why it cannot be sent yet. */
+export function FormButtons({
+  onCancel,
+  submitLabel,
+  pending,
+  disabled,
+  note,
+}: {
+  onCancel: () => void;
+  submitLabel: string;
+  pending: boolean;
+  disabled?: boolean;
+  note?: ReactNode;
+}) {
+  return (
+    <div
+      className={cn("flex flex-col-reverse gap-3 sm:flex-row sm:justify-end", note !== undefined && "sm:items-center")}
+    >
+      {note && <p className="text-sm text-stone-600 sm:mr-auto">{note}</p>}
+      <Button variant="ghost" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button type="submit" loading={pending} disabled={disabled}>
+        {submitLabel}
+      </Button>
+    </div>
+  );
 }

@@ -10,7 +10,7 @@ import { cn } from "#web/lib/cn";
 import { fileKindOf, fileTooLarge, useFileUpload } from "#web/lib/upload-file";
 import { VideoUpload } from "#web/features/posts";
 import { type CourseModule, type Lesson, useCourseMutations } from "../api/courses";
-import { SaveError, saveAndClose } from "./dialog-parts";
+import { FormButtons, SaveError, saveAndClose } from "./dialog-parts";
 
 /** The browser's first check of a picked video (SPEC §5): its type, then its size. */
 function videoFileProblem(file: File): string | null {
@@ -353,19 +353,13 @@ function LessonForm({
         </span>
       </label>
 
-      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-end">
-        {!canSubmit && (
-          <p className="text-sm text-stone-600 sm:mr-auto">
-            {uploading ? "Waiting for the upload to finish…" : "A title and a video are required."}
-          </p>
-        )}
-        <Button variant="ghost" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={!canSubmit} loading={mutation.isPending}>
-          {lesson ? "Save lesson" : "Add lesson"}
-        </Button>
-      </div>
+      <FormButtons
+        onCancel={onDone}
+        submitLabel={lesson ? "Save lesson" : "Add lesson"}
+        pending={mutation.isPending}
+        disabled={!canSubmit}
+        note={canSubmit ? null : uploading ? "Waiting for the upload to finish…" : "A title and a video are required."}
+      />
     </form>
   );
 }

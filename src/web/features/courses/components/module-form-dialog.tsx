@@ -1,11 +1,10 @@
 import { type FormEvent, useState } from "react";
 import { COURSE_LIMITS } from "#shared/courses";
 import { moduleSchema } from "#shared/courses.schemas";
-import { Button } from "#web/components/ui/button";
 import { Dialog, DialogContent } from "#web/components/ui/dialog";
 import { TextareaField, TextField } from "#web/components/ui/field";
 import { type CourseModule, useCourseMutations } from "../api/courses";
-import { SaveError, saveAndClose } from "./dialog-parts";
+import { FormButtons, SaveError, saveAndClose } from "./dialog-parts";
 
 /** Add a module at the end of a course, or rename one (owners and admins). */
 export function ModuleFormDialog({
@@ -95,14 +94,7 @@ function ModuleForm({
         value={description}
         onChange={(e) => setDescription(e.target.value)}
       />
-      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-        <Button variant="ghost" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" loading={mutation.isPending}>
-          {module ? "Save module" : "Add module"}
-        </Button>
-      </div>
+      <FormButtons onCancel={onDone} submitLabel={module ? "Save module" : "Add module"} pending={mutation.isPending} />
     </form>
   );
 }
