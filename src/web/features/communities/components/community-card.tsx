@@ -75,12 +75,7 @@ export function CommunityCard({ community, priority = false }: { community: Dire
     >
       <CommunityCover src={community.cover_url} seed={community.id} priority={priority} />
       <div className="flex flex-1 flex-col px-5 pb-5">
-        <CommunityIcon
-          src={community.icon_url}
-          name={community.name}
-          size="md"
-          className="-mt-6 shadow-md ring-4 ring-white"
-        />
+        <CommunityIcon src={community.icon_url} name={community.name} onCover />
         <h3 className="mt-3 line-clamp-1 text-lg leading-snug font-semibold text-stone-900">
           <Link
             to={`/community/${encodeURIComponent(community.slug)}`}

@@ -1,14 +1,13 @@
 import { useState } from "react";
 import { cn } from "#web/lib/cn";
 
-const pixels = { sm: 32, md: 48, lg: 64, xl: 96 } as const;
-
+/** Each size: its width in pixels, its classes, and, for the sizes that can sit on a cover, how it does. */
 const sizes = {
-  sm: "size-8 rounded-lg text-sm",
-  md: "size-12 rounded-xl text-lg",
-  lg: "size-16 rounded-2xl text-2xl",
-  xl: "size-24 rounded-3xl text-4xl",
-};
+  sm: [32, "size-8 rounded-lg text-sm"],
+  md: [48, "size-12 rounded-xl text-lg", "-mt-6 shadow-md"],
+  lg: [64, "size-16 rounded-2xl text-2xl", "-mt-8 shadow-lg"],
+  xl: [96, "size-24 rounded-3xl text-4xl"],
+} as const;
 
 /** A community's icon, or its first letter on a warm tile. Decorative: the name is always shown beside it. */
 export function CommunityIcon({
@@ -16,22 +15,27 @@ export function CommunityIcon({
   name,
   size = "md",
   className,
+  onCover,
   loading = "lazy",
 }: {
   src: string | null | undefined;
   name: string;
   size?: keyof typeof sizes;
   className?: string;
+  /** The icon overlaps the bottom of a cover picture ("md" and "lg"). */
+  onCover?: boolean;
   /** "eager" for an icon at the top of the page. */
   loading?: "lazy" | "eager";
 }) {
   const [failed, setFailed] = useState<string | null>(null);
+  const [pixels, sizeClass, coverClass] = sizes[size];
   const showImage = Boolean(src) && failed !== src;
   return (
     <span
       className={cn(
         "relative inline-flex shrink-0 items-center justify-center overflow-hidden bg-gradient-to-br from-brand-600 to-brand-800 font-bold text-white",
-        sizes[size],
+        sizeClass,
+        onCover && `${coverClass} ring-4 ring-white`,
         className,
       )}
       aria-hidden="true"
@@ -40,8 +44,8 @@ export function CommunityIcon({
         <img
           src={src!}
           alt=""
-          width={pixels[size]}
-          height={pixels[size]}
+          width={pixels}
+          height={pixels}
           loading={loading}
           decoding="async"
           className="size-full bg-white object-cover"

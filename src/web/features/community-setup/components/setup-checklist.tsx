@@ -266,12 +266,7 @@ function CommunityPreview({ community }: { community: CommunityView }) {
         {community.cover_url && <CoverImage src={community.cover_url} />}
       </div>
       <div className="px-4 pb-4">
-        <CommunityIcon
-          src={community.icon_url}
-          name={community.name}
-          size="md"
-          className="-mt-6 shadow-md ring-4 ring-white"
-        />
+        <CommunityIcon src={community.icon_url} name={community.name} onCover />
         <p className="mt-2 font-bold text-stone-900">{community.name}</p>
         {community.tagline && <p className="text-sm text-stone-700">{community.tagline}</p>}
         <p

@@ -118,12 +118,7 @@ function InviteCard({ inviteCode, invite }: { inviteCode: string; invite: Invite
       <article className="overflow-hidden rounded-3xl bg-white shadow-xl ring-1 ring-stone-900/5">
         <CommunityCover src={community.image_url ?? community.cover_url} seed={community.id} priority />
         <div className="px-6 pb-8 sm:px-10">
-          <CommunityIcon
-            src={community.icon_url}
-            name={community.name}
-            size="lg"
-            className="-mt-8 shadow-lg ring-4 ring-white"
-          />
+          <CommunityIcon src={community.icon_url} name={community.name} size="lg" onCover />
           <p className="mt-5 text-sm font-semibold tracking-wide text-brand-800 uppercase">You're invited to join</p>
           <h1 className="mt-1 text-3xl font-extrabold tracking-tight text-balance break-words text-stone-900">
             {community.name}
