@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { type Control, type FieldPath, type FieldValues, useController } from "react-hook-form";
 import { cn } from "#web/lib/cn";
 
 type Choice<V extends string> = { value: V; label: string; description: string; icon: ReactNode };
@@ -68,4 +69,20 @@ export function ChoiceCards<V extends string>({
       </div>
     </fieldset>
   );
+}
+
+/** ChoiceCards bound to one field of a react-hook-form form. */
+export function ChoiceCardsField<T extends FieldValues, TOutput = T>({
+  control,
+  field: fieldName,
+  ...cards
+}: {
+  control: Control<T, unknown, TOutput>;
+  field: FieldPath<T>;
+  legend: string;
+  name: string;
+  choices: readonly Choice<string>[];
+}) {
+  const { field } = useController({ control, name: fieldName });
+  return <ChoiceCards {...cards} value={field.value as string} onChange={field.onChange} />;
 }

@@ -6,11 +6,11 @@ import { COMMUNITY_CATEGORIES, COMMUNITY_LIMITS } from "#shared/communities";
 import { updateCommunitySchema } from "#shared/communities.schemas";
 import { Field, TextField } from "#web/components/ui/field";
 import { Select } from "#web/components/ui/select";
-import { dirtyValues, useSettingsForm } from "#web/lib/use-settings-form";
+import { dirtyValues } from "#web/lib/use-settings-form";
 import type { CommunityView } from "#web/features/communities";
-import { useUpdateCommunity } from "../api/update-community";
-import { ChoiceCards } from "./choice-cards";
-import { Counter, PanelBody, PanelHeader, SaveBar, type SettingsTabProps } from "./settings-panel";
+import { ChoiceCardsField } from "./choice-cards";
+import { Counter, SettingsForm, type SettingsTabProps } from "./settings-panel";
+import { useCommunitySettingsForm } from "./use-community-settings-form";
 
 const shape = updateCommunitySchema.shape;
 const discoverySchema = z.object({
@@ -28,6 +28,21 @@ const CATEGORY_OPTIONS = [
   ...COMMUNITY_CATEGORIES.map((c) => ({ value: c.id, label: c.label })),
 ];
 
+const VISIBILITY_CHOICES = [
+  {
+    value: "public",
+    label: "Public",
+    description: "Listed in the directory. Anyone can see it and join.",
+    icon: <Globe />,
+  },
+  {
+    value: "private",
+    label: "Private",
+    description: "Hidden from the directory. People join with your invite link.",
+    icon: <Lock />,
+  },
+];
+
 const toValues = (c: CommunityView): DiscoveryInput => ({
   visibility: c.visibility,
   category: (c.category as DiscoveryInput["category"]) ?? null,
@@ -36,85 +51,59 @@ const toValues = (c: CommunityView): DiscoveryInput => ({
 
 /** How people find the community: public or private, its directory category, and a tagline. */
 export function DiscoveryTab({ community, onDirtyChange }: SettingsTabProps) {
-  const { form, onSubmit, saveBar } = useSettingsForm({
-    source: community,
+  const { register, control, errors, ...settings } = useCommunitySettingsForm(community, {
     toValues,
     resolver: zodResolver(discoverySchema),
-    mutation: useUpdateCommunity(community.id),
     changes: dirtyValues<DiscoveryOutput>,
     savedMessage: "Discovery settings saved.",
     onDirtyChange,
   });
-  const {
-    register,
-    control,
-    formState: { errors },
-  } = form;
   const tagline = useWatch({ control, name: "tagline" }) ?? "";
 
   return (
-    <form onSubmit={onSubmit} noValidate className="flex min-h-full flex-col">
-      <PanelBody>
-        <PanelHeader title="Discovery" description="Decide who can find your community and how it is listed." />
+    <SettingsForm
+      settings={settings}
+      title="Discovery"
+      description="Decide who can find your community and how it is listed."
+    >
+      <ChoiceCardsField
+        control={control}
+        field="visibility"
+        legend="Visibility"
+        name="community-visibility"
+        choices={VISIBILITY_CHOICES}
+      />
+      <div className="max-w-sm">
         <Controller
           control={control}
-          name="visibility"
+          name="category"
           render={({ field }) => (
-            <ChoiceCards
-              legend="Visibility"
-              name="community-visibility"
-              value={field.value}
-              onChange={field.onChange}
-              choices={[
-                {
-                  value: "public",
-                  label: "Public",
-                  description: "Listed in the directory. Anyone can see it and join.",
-                  icon: <Globe />,
-                },
-                {
-                  value: "private",
-                  label: "Private",
-                  description: "Hidden from the directory. People join with your invite link.",
-                  icon: <Lock />,
-                },
-              ]}
-            />
+            <Field
+              label="Directory category"
+              hint="Where public communities appear on the home page."
+              error={errors.category?.message}
+            >
+              {(ids) => (
+                <Select
+                  {...ids}
+                  value={field.value ?? NO_CATEGORY}
+                  onValueChange={(value) => field.onChange(value === NO_CATEGORY ? null : value)}
+                  options={CATEGORY_OPTIONS}
+                />
+              )}
+            </Field>
           )}
         />
-        <div className="max-w-sm">
-          <Controller
-            control={control}
-            name="category"
-            render={({ field }) => (
-              <Field
-                label="Directory category"
-                hint="Where public communities appear on the home page."
-                error={errors.category?.message}
-              >
-                {(ids) => (
-                  <Select
-                    {...ids}
-                    value={field.value ?? NO_CATEGORY}
-                    onValueChange={(value) => field.onChange(value === NO_CATEGORY ? null : value)}
-                    options={CATEGORY_OPTIONS}
-                  />
-                )}
-              </Field>
-            )}
-          />
-        </div>
-        <TextField
-          label="Tagline"
-          placeholder="One line that sums up your community"
-          maxLength={COMMUNITY_LIMITS.taglineMax}
-          hint="Shown under the name on your community's card."
-          error={errors.tagline?.message}
-          aside={<Counter value={tagline.length} max={COMMUNITY_LIMITS.taglineMax} />}
-          {...register("tagline")}
-        />
-      </PanelBody>
-      <SaveBar {...saveBar} />
-    </form>
+      </div>
+      <TextField
+        label="Tagline"
+        placeholder="One line that sums up your community"
+        maxLength={COMMUNITY_LIMITS.taglineMax}
+        hint="Shown under the name on your community's card."
+        error={errors.tagline?.message}
+        aside={<Counter value={tagline.length} max={COMMUNITY_LIMITS.taglineMax} />}
+        {...register("tagline")}
+      />
+    </SettingsForm>
   );
 }

@@ -5,12 +5,12 @@ import { z } from "zod";
 import { communityNameSchema, updateCommunitySchema } from "#shared/communities.schemas";
 import { LIMITS } from "#shared/limits";
 import { TextareaField, TextField } from "#web/components/ui/field";
-import { dirtyValues, useSettingsForm } from "#web/lib/use-settings-form";
+import { dirtyValues } from "#web/lib/use-settings-form";
 import type { CommunityView } from "#web/features/communities";
-import { useUpdateCommunity } from "../api/update-community";
 import { DangerZone } from "./danger-zone";
 import { ImageUpload } from "./image-upload";
-import { Counter, PanelBody, PanelHeader, PanelSection, SaveBar, type SettingsTabProps } from "./settings-panel";
+import { Counter, PanelBody, PanelSection, SettingsForm, type SettingsTabProps } from "./settings-panel";
+import { useCommunitySettingsForm } from "./use-community-settings-form";
 
 const generalSchema = z.object({
   name: communityNameSchema,
@@ -28,20 +28,13 @@ export function GeneralTab({ community, onDirtyChange, section }: SettingsTabPro
   useEffect(() => {
     if (section === "images") images.current?.scrollIntoView({ block: "start" });
   }, [section]);
-  const { form, onSubmit, saveBar } = useSettingsForm({
-    source: community,
+  const { register, control, errors, ...settings } = useCommunitySettingsForm(community, {
     toValues,
     resolver: zodResolver(generalSchema),
-    mutation: useUpdateCommunity(community.id),
     changes: dirtyValues<GeneralOutput>,
     savedMessage: "Settings saved.",
     onDirtyChange,
   });
-  const {
-    register,
-    control,
-    formState: { errors },
-  } = form;
   const name = useWatch({ control, name: "name" }) ?? "";
   const description = useWatch({ control, name: "description" }) ?? "";
 
@@ -49,30 +42,31 @@ export function GeneralTab({ community, onDirtyChange, section }: SettingsTabPro
 
   return (
     <div className="flex min-h-full flex-col">
-      <form onSubmit={onSubmit} noValidate className="flex flex-col">
-        <PanelBody>
-          <PanelHeader title="General" description="How your community introduces itself." />
-          <TextField
-            label="Community name"
-            maxLength={LIMITS.communityNameMax}
-            autoComplete="off"
-            error={errors.name?.message}
-            aside={<Counter value={name.length} max={LIMITS.communityNameMax} />}
-            {...register("name")}
-          />
-          <TextareaField
-            label="Description"
-            rows={3}
-            maxLength={LIMITS.communityDescriptionMax}
-            placeholder="What is your community about, and who is it for?"
-            hint="Shown on your community page, in the directory and on invite links."
-            error={errors.description?.message}
-            aside={<Counter value={description.length} max={LIMITS.communityDescriptionMax} />}
-            {...register("description")}
-          />
-        </PanelBody>
-        <SaveBar {...saveBar} />
-      </form>
+      <SettingsForm
+        settings={settings}
+        className="flex flex-col"
+        title="General"
+        description="How your community introduces itself."
+      >
+        <TextField
+          label="Community name"
+          maxLength={LIMITS.communityNameMax}
+          autoComplete="off"
+          error={errors.name?.message}
+          aside={<Counter value={name.length} max={LIMITS.communityNameMax} />}
+          {...register("name")}
+        />
+        <TextareaField
+          label="Description"
+          rows={3}
+          maxLength={LIMITS.communityDescriptionMax}
+          placeholder="What is your community about, and who is it for?"
+          hint="Shown on your community page, in the directory and on invite links."
+          error={errors.description?.message}
+          aside={<Counter value={description.length} max={LIMITS.communityDescriptionMax} />}
+          {...register("description")}
+        />
+      </SettingsForm>
       <div ref={images} className="scroll-mt-2" />
       <PanelBody className="border-t border-stone-200 bg-stone-50/60">
         <PanelSection title="Icon" description="A square SVG, shown beside your community's name everywhere.">

@@ -1,9 +1,9 @@
 import { Controller } from "react-hook-form";
 import { SwitchRow } from "#web/components/ui/switch";
-import { dirtyValues, useSettingsForm } from "#web/lib/use-settings-form";
+import { dirtyValues } from "#web/lib/use-settings-form";
 import type { CommunityView } from "#web/features/communities";
-import { useUpdateCommunity } from "../api/update-community";
-import { PanelBody, PanelHeader, SaveBar, type SettingsTabProps } from "./settings-panel";
+import { SettingsForm, type SettingsTabProps } from "./settings-panel";
+import { useCommunitySettingsForm } from "./use-community-settings-form";
 
 const PAGE_TABS = [
   { name: "show_classroom", label: "Classroom", description: "Courses with modules and video lessons." },
@@ -25,42 +25,36 @@ const toValues = (c: CommunityView): PageTabsInput => ({
 
 /** Which tabs members see on the community page. */
 export function PageTabsTab({ community, onDirtyChange }: SettingsTabProps) {
-  const { form, onSubmit, saveBar } = useSettingsForm({
-    source: community,
+  const { control, ...settings } = useCommunitySettingsForm(community, {
     toValues,
-    mutation: useUpdateCommunity(community.id),
     changes: dirtyValues<PageTabsInput>,
     savedMessage: "Tabs saved.",
     onDirtyChange,
   });
-  const { control } = form;
 
   return (
-    <form onSubmit={onSubmit} noValidate className="flex min-h-full flex-col">
-      <PanelBody>
-        <PanelHeader
-          title="Tabs"
-          description="Choose the tabs members see on your community page. Community and Members are always there."
-        />
-        <div className="divide-y divide-stone-200 rounded-xl border border-stone-200 bg-white px-4">
-          {PAGE_TABS.map((tab) => (
-            <Controller
-              key={tab.name}
-              control={control}
-              name={tab.name}
-              render={({ field }) => (
-                <SwitchRow
-                  label={tab.label}
-                  description={tab.description}
-                  checked={field.value}
-                  onCheckedChange={field.onChange}
-                />
-              )}
-            />
-          ))}
-        </div>
-      </PanelBody>
-      <SaveBar {...saveBar} />
-    </form>
+    <SettingsForm
+      settings={settings}
+      title="Tabs"
+      description="Choose the tabs members see on your community page. Community and Members are always there."
+    >
+      <div className="divide-y divide-stone-200 rounded-xl border border-stone-200 bg-white px-4">
+        {PAGE_TABS.map((tab) => (
+          <Controller
+            key={tab.name}
+            control={control}
+            name={tab.name}
+            render={({ field }) => (
+              <SwitchRow
+                label={tab.label}
+                description={tab.description}
+                checked={field.value}
+                onCheckedChange={field.onChange}
+              />
+            )}
+          />
+        ))}
+      </div>
+    </SettingsForm>
   );
 }

@@ -1,17 +1,16 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Gift, Wallet } from "lucide-react";
-import { Controller, useWatch } from "react-hook-form";
+import { useWatch } from "react-hook-form";
 import { z } from "zod";
 import { priceText } from "#shared/communities";
 import { updateCommunitySchema } from "#shared/communities.schemas";
 import { MSG } from "#shared/messages";
 import { PriceField } from "#web/components/ui/field";
 import { FormMessage } from "#web/components/ui/form-message";
-import { useSettingsForm } from "#web/lib/use-settings-form";
 import type { CommunityView } from "#web/features/communities";
-import { useUpdateCommunity } from "../api/update-community";
-import { ChoiceCards } from "./choice-cards";
-import { PanelBody, PanelHeader, SaveBar, type SettingsTabProps } from "./settings-panel";
+import { ChoiceCardsField } from "./choice-cards";
+import { SettingsForm, type SettingsTabProps } from "./settings-panel";
+import { useCommunitySettingsForm } from "./use-community-settings-form";
 
 const PAID_NEEDS_PRICE = "A paid community needs a monthly price above 0";
 
@@ -32,64 +31,51 @@ const toValues = (c: CommunityView): PricingInput => ({ type: c.type, price: c.p
 
 /** Free or paid with a monthly price (payment itself is simulated, SPEC §4). */
 export function PricingTab({ community, onDirtyChange }: SettingsTabProps) {
-  const { form, onSubmit, saveBar } = useSettingsForm({
-    source: community,
+  const { register, control, errors, ...settings } = useCommunitySettingsForm(community, {
     toValues,
     resolver: zodResolver(pricingSchema),
-    mutation: useUpdateCommunity(community.id),
     changes: (form: PricingInput) =>
       form.type === "free" ? { type: "free" as const } : { type: "paid" as const, price: Number(form.price) },
     savedMessage: (saved) => `Pricing saved: ${priceText(saved.type, saved.price)}.`,
     onDirtyChange,
   });
-  const {
-    register,
-    control,
-    formState: { errors },
-  } = form;
   const type = useWatch({ control, name: "type" });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="flex min-h-full flex-col">
-      <PanelBody>
-        <PanelHeader title="Pricing" description="Choose whether members join for free or for a monthly fee." />
-        <Controller
-          control={control}
-          name="type"
-          render={({ field }) => (
-            <ChoiceCards
-              legend="Membership"
-              name="community-type"
-              value={field.value}
-              onChange={field.onChange}
-              choices={[
-                { value: "free", label: "Free", description: "Anyone can join at no cost.", icon: <Gift /> },
-                {
-                  value: "paid",
-                  label: "Paid",
-                  description: "Members pay a monthly price, shown on your page.",
-                  icon: <Wallet />,
-                },
-              ]}
-            />
-          )}
-        />
-        {type === "paid" && (
-          <>
-            <PriceField
-              label="Monthly price (USD)"
-              error={errors.price?.message}
-              hint="Up to two decimals, for example 9.99."
-              className="max-w-xs"
-              min={0.01}
-              suffix="per month"
-              {...register("price", { valueAsNumber: true })}
-            />
-            <FormMessage tone="info">{MSG.paymentComingSoon}</FormMessage>
-          </>
-        )}
-      </PanelBody>
-      <SaveBar {...saveBar} />
-    </form>
+    <SettingsForm
+      settings={settings}
+      title="Pricing"
+      description="Choose whether members join for free or for a monthly fee."
+    >
+      <ChoiceCardsField
+        control={control}
+        field="type"
+        legend="Membership"
+        name="community-type"
+        choices={[
+          { value: "free", label: "Free", description: "Anyone can join at no cost.", icon: <Gift /> },
+          {
+            value: "paid",
+            label: "Paid",
+            description: "Members pay a monthly price, shown on your page.",
+            icon: <Wallet />,
+          },
+        ]}
+      />
+      {type === "paid" && (
+        <>
+          <PriceField
+            label="Monthly price (USD)"
+            error={errors.price?.message}
+            hint="Up to two decimals, for example 9.99."
+            className="max-w-xs"
+            min={0.01}
+            suffix="per month"
+            {...register("price", { valueAsNumber: true })}
+          />
+          <FormMessage tone="info">{MSG.paymentComingSoon}</FormMessage>
+        </>
+      )}
+    </SettingsForm>
   );
 }

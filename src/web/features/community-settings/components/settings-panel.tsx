@@ -1,5 +1,5 @@
 import type { LucideIcon } from "lucide-react";
-import type { ReactNode } from "react";
+import type { ComponentProps, ReactNode } from "react";
 import { MSG } from "#shared/messages";
 import { Button } from "#web/components/ui/button";
 import { FormMessage } from "#web/components/ui/form-message";
@@ -107,6 +107,31 @@ export function SaveBar({
         </Button>
       </div>
     </div>
+  );
+}
+
+/** A tab that is one form: its heading, its fields, then the save bar. */
+export function SettingsForm({
+  settings: { onSubmit, saveBar },
+  saveLabel,
+  className = "flex min-h-full flex-col",
+  children,
+  ...header
+}: Parameters<typeof PanelHeader>[0] & {
+  /** What useSettingsForm gives: the submit handler and the save bar's state. */
+  settings: { onSubmit: ComponentProps<"form">["onSubmit"]; saveBar: Parameters<typeof SaveBar>[0] };
+  saveLabel?: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <form onSubmit={onSubmit} noValidate className={className}>
+      <PanelBody>
+        <PanelHeader {...header} />
+        {children}
+      </PanelBody>
+      <SaveBar {...saveBar} label={saveLabel} />
+    </form>
   );
 }
 
