@@ -1,7 +1,7 @@
 import { Bell, ShieldCheck, UserRound } from "lucide-react";
 import { useCallback, useState } from "react";
-import { ConfirmDialog } from "#web/components/ui/alert-dialog";
 import { Dialog, DialogContent } from "#web/components/ui/dialog";
+import { DiscardChangesDialog } from "#web/components/ui/discard-changes-dialog";
 import { Spinner } from "#web/components/ui/spinner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs";
 import type { EditProfileTab } from "#web/lib/edit-profile-events";
@@ -82,18 +82,11 @@ export function EditProfileDialog({
           )}
         </DialogContent>
       </Dialog>
-      <ConfirmDialog
+      <DiscardChangesDialog
         open={confirming}
         onOpenChange={setConfirming}
-        title="Discard unsaved changes?"
         description="You have changes that are not saved yet. If you close now, they will be lost."
-        cancelLabel="Keep editing"
-        confirmLabel="Discard changes"
-        destructive
-        onConfirm={() => {
-          setConfirming(false);
-          onOpenChange(false);
-        }}
+        onDiscard={() => onOpenChange(false)}
       />
     </>
   );

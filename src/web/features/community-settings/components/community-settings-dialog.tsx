@@ -22,8 +22,8 @@ import {
   useSyncExternalStore,
 } from "react";
 import type { Permission } from "#shared/roles";
-import { ConfirmDialog } from "#web/components/ui/alert-dialog";
 import { overlayClasses } from "#web/components/ui/dialog";
+import { DiscardChangesDialog } from "#web/components/ui/discard-changes-dialog";
 import { FormMessage } from "#web/components/ui/form-message";
 import { cn } from "#web/lib/cn";
 import { CommunityIcon, type CommunityView } from "#web/features/communities";
@@ -254,18 +254,11 @@ export function CommunitySettingsDialog({
           </DialogPrimitive.Content>
         </DialogPrimitive.Portal>
       </DialogPrimitive.Root>
-      <ConfirmDialog
+      <DiscardChangesDialog
         open={confirming}
         onOpenChange={setConfirming}
-        title="Discard unsaved changes?"
         description="Some settings are not saved yet. If you close now, they will be lost."
-        cancelLabel="Keep editing"
-        confirmLabel="Discard changes"
-        destructive
-        onConfirm={() => {
-          setConfirming(false);
-          onOpenChange(false);
-        }}
+        onDiscard={() => onOpenChange(false)}
       />
     </>
   );

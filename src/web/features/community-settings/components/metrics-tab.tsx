@@ -15,13 +15,27 @@ const skeleton = (
 );
 
 /** A table of figures: its caption for screen readers, its column headings, its rows. */
-function FigureTable({ caption, head, children }: { caption: string; head: ReactNode; children: ReactNode }) {
+function FigureTable({
+  caption,
+  columns,
+  children,
+}: {
+  caption: string;
+  columns: readonly { label: string; className?: string }[];
+  children: ReactNode;
+}) {
   return (
     <div className="overflow-hidden rounded-xl border border-stone-200 bg-white shadow-xs">
       <table className="w-full text-sm [&_td]:px-4 [&_td]:py-2.5 [&_th]:px-4 [&_th]:py-2.5 [&_th]:text-left">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-stone-50 text-xs font-semibold tracking-wide text-stone-600 uppercase">
-          <tr>{head}</tr>
+          <tr>
+            {columns.map((column) => (
+              <th key={column.label} scope="col" className={column.className}>
+                {column.label}
+              </th>
+            ))}
+          </tr>
         </thead>
         <tbody className="divide-y divide-stone-100">{children}</tbody>
       </table>
@@ -56,14 +70,7 @@ export function MetricsTab({ community }: { community: CommunityView }) {
               <PanelSection title="Activity and growth">
                 <FigureTable
                   caption="Community figures"
-                  head={
-                    <>
-                      <th scope="col">Figure</th>
-                      <th scope="col" className="!text-right">
-                        Value
-                      </th>
-                    </>
-                  }
+                  columns={[{ label: "Figure" }, { label: "Value", className: "!text-right" }]}
                 >
                   {rows.map(([label, value, note]) => (
                     <tr key={label}>
@@ -80,17 +87,11 @@ export function MetricsTab({ community }: { community: CommunityView }) {
               <PanelSection title="Members by role">
                 <FigureTable
                   caption="Members by role"
-                  head={
-                    <>
-                      <th scope="col">Role</th>
-                      <th scope="col" className="w-1/2 max-sm:hidden">
-                        Share
-                      </th>
-                      <th scope="col" className="!text-right">
-                        Members
-                      </th>
-                    </>
-                  }
+                  columns={[
+                    { label: "Role" },
+                    { label: "Share", className: "w-1/2 max-sm:hidden" },
+                    { label: "Members", className: "!text-right" },
+                  ]}
                 >
                   {COMMUNITY_ROLES.map((role) => {
                     const count = stats.roles[role] ?? 0;
