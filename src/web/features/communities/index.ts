@@ -8,7 +8,7 @@ export {
 } from "./api/get-community-stats";
 export type { CommunityView } from "./api/get-community";
 export { findCachedCommunity } from "./api/find-cached-community";
-export { CommunityIcon, CoverImage } from "./components/community-images";
+export { CommunityIcon, CoverImage, LazyImage } from "./components/community-images";
 export { DIRECTORY_PAGE_SIZE, directoryQueryOptions, fetchDirectoryPage, useDirectory } from "./api/list-directory";
 export type { DirectoryCard, DirectoryFilters, DirectoryPage } from "./api/list-directory";
 export { createCommunity, useCreateCommunityMutation } from "./api/create-community";

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { type ComponentProps, useState } from "react";
 import { cn } from "#web/lib/cn";
 
 /** Each size: its width in pixels, its classes, and, for the sizes that can sit on a cover, how it does. */
@@ -41,13 +41,12 @@ export function CommunityIcon({
       aria-hidden="true"
     >
       {showImage ? (
-        <img
+        <LazyImage
           src={src!}
           alt=""
           width={pixels}
           height={pixels}
           loading={loading}
-          decoding="async"
           className="size-full bg-white object-cover"
           onError={() => setFailed(src!)}
         />
@@ -60,15 +59,10 @@ export function CommunityIcon({
 
 /** A community's cover picture filling its box (1084x576, the recommended proportions), loaded lazily. */
 export function CoverImage({ src }: { src: string }) {
-  return (
-    <img
-      src={src}
-      alt=""
-      width={1084}
-      height={576}
-      loading="lazy"
-      decoding="async"
-      className="size-full object-cover"
-    />
-  );
+  return <LazyImage src={src} alt="" width={1084} height={576} className="size-full object-cover" />;
+}
+
+/** An image fetched only when it nears the screen and decoded off the main thread; `loading` may say "eager". */
+export function LazyImage(props: ComponentProps<"img"> & { alt: string }) {
+  return <img loading="lazy" decoding="async" {...props} />;
 }

@@ -1,6 +1,7 @@
 import { GraduationCap, Lock } from "lucide-react";
 import { cn } from "#web/lib/cn";
 import { coursePriceText } from "../format";
+import { LazyImage } from "#web/features/communities";
 
 /** A course's progress: a bar with its percentage, announced as a progress bar. */
 export function CourseProgress({
@@ -103,13 +104,11 @@ export function CourseThumbnail({
 }) {
   if (src) {
     return (
-      <img
+      <LazyImage
         src={src}
         alt=""
         width={1280}
         height={720}
-        loading="lazy"
-        decoding="async"
         className={cn("aspect-video w-full object-cover", className)}
       />
     );

@@ -2,6 +2,7 @@ import { BarChart3, Heart, Link2, MessageCircle, PlayCircle } from "lucide-react
 import { Link } from "react-router";
 import { TimeAgo } from "#web/components/ui/time-ago";
 import { Avatar } from "#web/components/ui/avatar";
+import { LazyImage } from "#web/features/communities";
 import type { SavedPost } from "../api/get-saved";
 
 function hostOf(url: string): string {
@@ -86,13 +87,11 @@ export function SavedPostItem({ post }: { post: SavedPost }) {
           </p>
         </div>
         {image && (
-          <img
+          <LazyImage
             src={image.thumbnail ?? image.medium ?? image.url}
             alt=""
             width={96}
             height={96}
-            loading="lazy"
-            decoding="async"
             className="size-20 shrink-0 rounded-xl bg-stone-100 object-cover ring-1 ring-stone-200 sm:size-24"
           />
         )}
