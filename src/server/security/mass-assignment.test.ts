@@ -9,141 +9,29 @@
  * refused or ignored with Object.prototype untouched.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { unsubscribeToken } from "#server/lib/notifications";
-import { api, createTestApp, multipart, ORIGIN, signedInUser, type TestApp } from "#server/test/harness";
-import { addRole, makeSpace, makeWorld, ok, YT, type Space, type User, type World } from "./world";
-
-let t: TestApp;
-let h: ReturnType<typeof api>;
-let w: World;
-let joinable: Space;
-let victim: User;
-let pendingPostId: string;
-let memberPostId: string;
-let memberCommentId: string;
-let notificationId: string;
-const SENT_ID = randomUUID();
-const N = 987654;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  h = api(t.app);
-  w = await makeWorld(t);
-  victim = await signedInUser(t, { name: "Victim" });
-  await addRole(t, w.a.id, victim.id, "member");
-  // A community to join, public, and owned by someone who takes no part in the cases.
-  joinable = await makeSpace(t, w.ownerB, `Join ${Date.now().toString(36)}`);
-  memberPostId = ok(
-    await h.post(`/api/communities/${w.a.id}/posts`, { content: "Mine" }, { cookie: w.member.cookie }),
-    201,
-  ).body.id;
-  memberCommentId = ok(
-    await h.post(`/api/posts/${w.a.postId}/comments`, { content: "Mine" }, { cookie: w.member.cookie }),
-    201,
-  ).body.id;
-  ok(await h.post(`/api/posts/${memberPostId}/like`, {}, { cookie: w.owner.cookie }));
-  notificationId = (await h.get("/api/notifications", { cookie: w.member.cookie })).body.items[0].id;
-  // From here on members' posts wait for approval.
-  ok(await h.patch(`/api/communities/${w.a.id}`, { moderation_enabled: true }, { cookie: w.owner.cookie }));
-  pendingPostId = ok(
-    await h.post(`/api/communities/${w.a.id}/posts`, { content: "Pending" }, { cookie: w.member.cookie }),
-    201,
-  ).body.id;
-  ok(await h.patch(`/api/courses/${w.a.courseId}`, { price: 25, status: "published" }, { cookie: w.owner.cookie }));
-});
-afterAll(() => t.close());
-
-/** Fields no caller may set, each with a value that would be recognised wherever it landed. */
-function extras(): Record<string, unknown> {
-  return {
-    id: SENT_ID,
-    user_id: w.outsider.id,
-    userId: w.outsider.id,
-    author_id: w.outsider.id,
-    owner_id: w.outsider.id,
-    ownerId: w.outsider.id,
-    created_by: w.outsider.id,
-    issued_by: w.outsider.id,
-    community_id: w.b.id,
-    course_id: w.b.courseId,
-    module_id: w.b.moduleId,
-    post_id: w.b.postId,
-    role: "owner",
-    pinned: true,
-    is_pinned: true,
-    is_approved: true,
-    approved: true,
-    likes_count: N,
-    comments_count: N,
-    share_count: N,
-    member_count: N,
-    votes: N,
-    price: N,
-    progress: N,
-    lessons_count: N,
-    order_index: N,
-    trial_days: N,
-    amount: N,
-    created_at: "2001-02-03T00:00:00.000Z",
-    createdAt: "2001-02-03T00:00:00.000Z",
-    email_verified: true,
-    emailVerified: true,
-    is_admin: true,
-    slug: "mass-assigned-slug",
-    invite_code: "MASSASSIGNEDCODE0000",
-    key: "mass/assigned.png",
-  };
-}
-const SENTINEL_STRINGS = () => [
+import {
+  extras,
+  h,
+  joinable,
+  memberCommentId,
+  memberPostId,
+  N,
+  notificationId,
+  pendingPostId,
+  planted,
   SENT_ID,
-  w.outsider.id,
-  w.b.id,
-  w.b.courseId,
-  w.b.moduleId,
-  w.b.postId,
-  "2001-02-03",
-  "mass-assigned-slug",
-  "MASSASSIGNEDCODE0000",
-  "mass/assigned",
-];
+  snapshot,
+  t,
+  useMassAssignmentWorld,
+  victim,
+  w,
+  type Snapshot,
+} from "./mass-assignment.test-helpers";
+import { YT, type User } from "./world";
 
-type Snapshot = Map<string, string>;
-let snapshotSql = "";
-/** Every row of every table, by table and identity (one query). */
-async function snapshot(): Promise<Snapshot> {
-  if (!snapshotSql) {
-    const tables = (
-      await t.database.pool.query<{ name: string }>(
-        `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
-      )
-    ).rows.map((r) => r.name);
-    snapshotSql = tables.map((name) => `SELECT '${name}' AS t, to_jsonb(x) AS r FROM "${name}" x`).join(" UNION ALL ");
-  }
-  const out: Snapshot = new Map();
-  const { rows } = await t.database.pool.query<{ t: string; r: Record<string, unknown> }>(snapshotSql);
-  for (const { t: table, r } of rows) {
-    const identity = "id" in r ? String(r.id) : JSON.stringify(r);
-    out.set(`${table}:${identity}`, JSON.stringify(r));
-  }
-  return out;
-}
-
-/** Sentinel values found in rows that a request added or changed. */
-function planted(before: Snapshot, after: Snapshot): string[] {
-  const found: string[] = [];
-  const strings = SENTINEL_STRINGS();
-  for (const [key, row] of after) {
-    if (before.get(key) === row) continue;
-    const previous = before.has(key) ? (JSON.parse(before.get(key)!) as Record<string, unknown>) : {};
-    for (const [col, value] of Object.entries(JSON.parse(row) as Record<string, unknown>)) {
-      if (JSON.stringify(previous[col]) === JSON.stringify(value)) continue;
-      const text = typeof value === "string" ? value : JSON.stringify(value);
-      if (Number(value) === N || strings.some((s) => text?.includes(s))) found.push(`${key}.${col} = ${text}`);
-    }
-  }
-  return found;
-}
+useMassAssignmentWorld();
 
 type Case = {
   label: string;
@@ -515,90 +403,5 @@ describe("A4: mass assignment on every write route that takes a body", () => {
     const user = (await t.database.pool.query(`SELECT email_verified FROM "user" WHERE id = $1`, [w.outsider.id]))
       .rows[0];
     expect(user.email_verified).toBe(true);
-  });
-});
-
-describe("W6: __proto__ and constructor.prototype keys", () => {
-  const polluted = () => ({}) as Record<string, unknown>;
-  const POISON = [
-    '{"__proto__":{"polluted":"yes"}}',
-    '{"constructor":{"prototype":{"polluted":"yes"}}}',
-    '{"nested":{"__proto__":{"polluted":"yes"}}}',
-    '{"community_settings":{"__proto__":{"posts":false,"polluted":"yes"}}}',
-  ];
-  const ROUTES: [string, string, () => string][] = [
-    ["PATCH", "/api/me/profile", () => w.member.cookie],
-    ["PATCH", "/api/me/notification-settings", () => w.member.cookie],
-    ["POST", "/api/communities", () => w.member.cookie],
-    ["PATCH", "/api/communities/{a}", () => w.owner.cookie],
-    ["POST", "/api/communities/{a}/posts", () => w.member.cookie],
-    ["PATCH", "/api/posts/{post}", () => w.owner.cookie],
-    ["POST", "/api/posts/{post}/comments", () => w.member.cookie],
-    ["POST", "/api/communities/{a}/courses", () => w.owner.cookie],
-    ["POST", "/api/modules/{module}/lessons", () => w.owner.cookie],
-    ["POST", "/api/upload/presigned-url", () => w.member.cookie],
-    ["POST", "/api/upload/complete", () => w.member.cookie],
-    ["POST", "/api/billing/trial", () => w.member.cookie],
-    ["POST", "/api/auth/sign-in/email", () => ""],
-    ["POST", "/api/auth/update-user", () => w.member.cookie],
-  ];
-
-  it("in JSON bodies: refused with a 400 on every route, and Object.prototype stays clean", async () => {
-    const answers: string[] = [];
-    for (const [method, route, cookie] of ROUTES) {
-      const url = route.replace("{a}", w.a.id).replace("{post}", w.a.postId).replace("{module}", w.a.moduleId);
-      for (const payload of POISON) {
-        const res = await t.app.inject({
-          method: method as "POST" | "PATCH",
-          url,
-          headers: { origin: ORIGIN, "content-type": "application/json", ...(cookie() ? { cookie: cookie() } : {}) },
-          payload,
-        });
-        if (res.statusCode !== 400)
-          answers.push(`${method} ${route} ${payload}: ${res.statusCode} ${res.body.slice(0, 100)}`);
-        expect(polluted().polluted, `${route} ${payload}`).toBeUndefined();
-      }
-    }
-    expect(answers).toEqual([]);
-    expect(Object.prototype.hasOwnProperty.call(Object.prototype, "polluted")).toBe(false);
-  });
-
-  it("in query strings and multipart fields: ignored, and Object.prototype stays clean", async () => {
-    for (const url of [
-      `/api/communities?__proto__[polluted]=yes&constructor[prototype][polluted]=yes`,
-      `/api/communities?__proto__.polluted=yes`,
-      `/api/communities/${w.a.id}/posts?__proto__=x&constructor=y`,
-      `/api/notifications?filter=all&__proto__[polluted]=yes`,
-    ]) {
-      const res = await t.app.inject({ method: "GET", url, headers: { cookie: w.member.cookie } });
-      expect(res.statusCode, url).toBeLessThan(500);
-      expect(polluted().polluted, url).toBeUndefined();
-    }
-    const png = Buffer.from("89504e470d0a1a0a", "hex");
-    for (const names of [
-      ["__proto__"],
-      ["constructor[prototype][polluted]"],
-      ["__proto__[polluted]"],
-      ["constructor"],
-    ]) {
-      // JSON.parse makes "__proto__" an own key (an object literal would set the prototype).
-      const fields = JSON.parse(
-        JSON.stringify({ communityId: w.a.id, uploadType: "posts" }).replace(
-          "{",
-          `{${names.map((n) => `"${n}":"yes",`).join("")}`,
-        ),
-      ) as Record<string, string>;
-      expect(Object.keys(fields)).toContain(names[0]);
-      const body = multipart("a.png", "image/png", png, fields);
-      const res = await t.app.inject({
-        method: "POST",
-        url: "/api/upload",
-        headers: { origin: ORIGIN, cookie: w.member.cookie, "content-type": body.contentType },
-        payload: body.payload,
-      });
-      expect(res.statusCode).toBeLessThan(500);
-      expect(polluted().polluted).toBeUndefined();
-    }
-    expect(Object.prototype.hasOwnProperty.call(Object.prototype, "polluted")).toBe(false);
   });
 });
