@@ -1,7 +1,6 @@
 import { ExternalLink } from "lucide-react";
 import { displayHost, safeHref } from "./linkify";
 import { linkRel } from "./post-text";
-import { LazyImage } from "#web/features/communities";
 
 export type LinkPreview = { url: string; title: string; description: string; image: string | null };
 
@@ -19,11 +18,13 @@ export function LinkPreviewCard({ preview }: { preview: LinkPreview }) {
       className="group mt-4 flex overflow-hidden rounded-xl bg-white ring-1 ring-stone-200 transition-colors hover:bg-stone-50 hover:ring-stone-300 max-sm:flex-col"
     >
       {image && (
-        <LazyImage
+        <img
           src={image}
           alt=""
           width={400}
           height={210}
+          loading="lazy"
+          decoding="async"
           referrerPolicy="no-referrer"
           className="aspect-[1.91/1] w-full shrink-0 bg-stone-100 object-cover sm:aspect-auto sm:w-44"
         />
