@@ -9,6 +9,7 @@ import { cn } from "#web/lib/cn";
 import { useMe } from "#web/lib/session";
 import { GoogleIcon, useGoogleSignIn } from "#web/features/auth";
 import { PRICING_PATH, useStartTrial } from "#web/features/billing";
+import { Glow } from "./portrait";
 
 export const NO_CARD = "No credit card required, cancel anytime";
 export const START_CARD_EMAIL_ID = "free-trial-email";
@@ -38,10 +39,7 @@ export function FreeTrialPage() {
 function Hero() {
   return (
     <section className="relative isolate overflow-hidden bg-stone-950">
-      <div
-        className="pointer-events-none absolute inset-0 -z-10 bg-[radial-gradient(50rem_30rem_at_15%_-10%,rgba(234,88,12,0.35),transparent),radial-gradient(40rem_28rem_at_100%_100%,rgba(190,18,60,0.25),transparent)]"
-        aria-hidden="true"
-      />
+      <Glow className="-z-10 bg-[radial-gradient(50rem_30rem_at_15%_-10%,rgba(234,88,12,0.35),transparent),radial-gradient(40rem_28rem_at_100%_100%,rgba(190,18,60,0.25),transparent)]" />
       <div className="mx-auto grid max-w-6xl items-center gap-10 px-4 pt-12 pb-16 sm:px-6 sm:pt-16 lg:grid-cols-[1.15fr_1fr] lg:gap-16 lg:pt-24 lg:pb-28">
         <div>
           <p className="inline-flex items-center gap-2 rounded-full bg-white/10 px-3 py-1 text-sm font-semibold text-brand-200 ring-1 ring-white/15">

@@ -6,7 +6,7 @@ import { cn } from "#web/lib/cn";
 import { CREATOR_STORIES, FEATURES, KICKSTARTER_PLAN, STATS } from "../data";
 import { useReducedMotion } from "../use-reduced-motion";
 import { NO_CARD, START_CARD_EMAIL_ID } from "./free-trial-page";
-import { Portrait } from "./portrait";
+import { Glow, Portrait } from "./portrait";
 import { RevenueStreams } from "./revenue-streams";
 import { TestimonialSlider } from "./testimonial-slider";
 
@@ -182,10 +182,7 @@ function ClosingCallToAction() {
   return (
     <section aria-labelledby="closing-heading" className="bg-stone-50 px-4 py-16 sm:px-6 sm:py-24">
       <div className="relative mx-auto max-w-4xl overflow-hidden rounded-3xl bg-white px-6 py-12 text-center shadow-sm ring-1 ring-stone-200 sm:px-12 sm:py-16">
-        <div
-          className="pointer-events-none absolute inset-0 bg-[radial-gradient(30rem_14rem_at_50%_0%,var(--color-brand-100),transparent)]"
-          aria-hidden="true"
-        />
+        <Glow className="bg-[radial-gradient(30rem_14rem_at_50%_0%,var(--color-brand-100),transparent)]" />
         <div className="relative">
           <div className="flex justify-center -space-x-3" aria-hidden="true">
             {CREATOR_STORIES.map((s) => (

@@ -48,3 +48,8 @@ export function Byline({
     </figcaption>
   );
 }
+
+/** A soft coloured light behind a section's content; `className` gives its radial gradients. */
+export function Glow({ className }: { className: string }) {
+  return <div className={cn("pointer-events-none absolute inset-0", className)} aria-hidden="true" />;
+}

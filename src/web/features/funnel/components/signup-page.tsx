@@ -2,7 +2,7 @@ import { ArrowRight, CheckCircle2, Star } from "lucide-react";
 import { PLANS, TRIAL_DAYS } from "#shared/plans";
 import { Button } from "#web/components/ui/button";
 import { SIGNUP_FEATURES, SIGNUP_TESTIMONIALS, STATS } from "../data";
-import { Portrait } from "./portrait";
+import { Glow, Portrait } from "./portrait";
 import { useStartTrial } from "#web/features/billing";
 import { TestimonialRotator } from "./testimonial-rotator";
 
@@ -22,10 +22,7 @@ export function SignupPage() {
     <main id="main">
       <title>Start your community · Hearth</title>
       <section className="relative overflow-hidden border-b border-stone-200/70">
-        <div
-          className="pointer-events-none absolute inset-0 bg-[radial-gradient(48rem_28rem_at_85%_0%,var(--color-brand-100),transparent),radial-gradient(40rem_24rem_at_0%_100%,#fef3c7,transparent)]"
-          aria-hidden="true"
-        />
+        <Glow className="bg-[radial-gradient(48rem_28rem_at_85%_0%,var(--color-brand-100),transparent),radial-gradient(40rem_24rem_at_0%_100%,#fef3c7,transparent)]" />
         <div className="relative mx-auto grid max-w-6xl items-center gap-10 px-4 pt-10 pb-14 sm:px-6 sm:pt-16 lg:grid-cols-[1.1fr_1fr] lg:gap-14 lg:pt-20 lg:pb-24">
           <div>
             <p className="inline-flex items-center gap-2 rounded-full bg-white/80 px-3 py-1 text-sm font-semibold text-brand-800 shadow-sm ring-1 ring-brand-200">
@@ -113,10 +110,7 @@ export function SignupPage() {
 
       <section aria-labelledby="signup-closing" className="mx-auto max-w-6xl px-4 py-16 sm:px-6 lg:py-20">
         <div className="relative overflow-hidden rounded-3xl bg-stone-900 px-6 py-12 text-center sm:px-12">
-          <div
-            className="pointer-events-none absolute inset-0 bg-[radial-gradient(36rem_18rem_at_50%_-10%,rgba(234,88,12,0.45),transparent)]"
-            aria-hidden="true"
-          />
+          <Glow className="bg-[radial-gradient(36rem_18rem_at_50%_-10%,rgba(234,88,12,0.45),transparent)]" />
           <div className="relative">
             <h2 id="signup-closing" className="text-3xl font-bold tracking-tight text-balance text-white">
               Your community could be live today
