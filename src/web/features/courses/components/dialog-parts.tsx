@@ -1,5 +1,8 @@
-import type { ReactNode } from "react";
+import type { ComponentProps, ReactNode } from "react";
+import { COURSE_LIMITS } from "#shared/courses";
 import { Button } from "#web/components/ui/button";
+import { Dialog, DialogContent } from "#web/components/ui/dialog";
+import { TextareaField } from "#web/components/ui/field";
 import { FormMessage } from "#web/components/ui/form-message";
 import { errorMessage } from "#web/lib/api";
 import { cn } from "#web/lib/cn";
@@ -37,8 +40,53 @@ export async function saveAndClose(save: () => Promise<unknown>, saved: string, 
   }
 }
 
+/** The props of a dialog that adds or edits a part (module, lesson) of a course. */
+export type PartDialogProps = { open: boolean; onOpenChange: (open: boolean) => void; courseId: string };
+
+/** A module or lesson form in its dialog; `children` gets the function that closes it. */
+export function FormDialog({
+  open,
+  onOpenChange,
+  children,
+  ...content
+}: Omit<ComponentProps<typeof DialogContent>, "children"> & {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  children: (onDone: () => void) => ReactNode;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent {...content}>{children(() => onOpenChange(false))}</DialogContent>
+    </Dialog>
+  );
+}
+
+/** A module's or lesson's optional description. */
+export function DescriptionField({
+  placeholder,
+  rows,
+  value,
+  onChange,
+}: {
+  placeholder: string;
+  rows: number;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <TextareaField
+      label="Description"
+      placeholder={placeholder}
+      rows={rows}
+      maxLength={COURSE_LIMITS.descriptionMax}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+    />
+  );
+}
+
 /** The failure of a module or lesson form's last save, above its fields. */
-export function SaveError({ error, fallback }: { error: unknown; fallback: string }) {
+function SaveError({ error, fallback }: { error: unknown; fallback: string }) {
   return error ? <FormMessage tone="error">{courseErrorText(error, fallback)}</FormMessage> : null;
 }
 
@@ -68,5 +116,28 @@ export function FormButtons({
         {submitLabel}
       </Button>
     </div>
+  );
+}
+
+/** A module or lesson form: its last save's failure above the fields, Cancel and submit below. */
+export function PartForm({
+  onSubmit,
+  error,
+  errorFallback,
+  buttons,
+  children,
+}: {
+  onSubmit: ComponentProps<"form">["onSubmit"];
+  error: unknown;
+  errorFallback: string;
+  buttons: ComponentProps<typeof FormButtons>;
+  children: ReactNode;
+}) {
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-5 px-6 pt-5 pb-6 sm:px-8 sm:pb-8">
+      <SaveError error={error} fallback={errorFallback} />
+      {children}
+      <FormButtons {...buttons} />
+    </form>
   );
 }

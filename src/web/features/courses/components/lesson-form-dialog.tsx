@@ -4,13 +4,12 @@ import { COURSE_LIMITS, COURSE_MESSAGES } from "#shared/courses";
 import { createLessonSchema } from "#shared/courses.schemas";
 import { UPLOAD_MESSAGES } from "#shared/uploads";
 import { Button } from "#web/components/ui/button";
-import { Dialog, DialogContent } from "#web/components/ui/dialog";
-import { Field, inputClasses, TextareaField, TextField } from "#web/components/ui/field";
+import { Field, inputClasses, TextField } from "#web/components/ui/field";
 import { cn } from "#web/lib/cn";
 import { fileKindOf, fileTooLarge, useFileUpload } from "#web/lib/upload-file";
 import { VideoUpload } from "#web/features/posts";
 import { type CourseModule, type Lesson, useCourseMutations } from "../api/courses";
-import { FormButtons, SaveError, saveAndClose } from "./dialog-parts";
+import { DescriptionField, FormDialog, type PartDialogProps, PartForm, saveAndClose } from "./dialog-parts";
 
 /** The browser's first check of a picked video (SPEC §5): its type, then its size. */
 function videoFileProblem(file: File): string | null {
@@ -26,39 +25,36 @@ type Errors = { title?: string; video?: string; duration?: string; resources?: R
 
 /** Add a lesson to a module, or edit one (owners and admins). */
 export function LessonFormDialog({
-  open,
-  onOpenChange,
   courseId,
   communityId,
   module,
   lesson,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  courseId: string;
+  ...dialog
+}: PartDialogProps & {
   communityId: string;
   module: Pick<CourseModule, "id" | "title">;
   /** The lesson to edit; a new lesson without it. */
   lesson?: Lesson;
 }) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent
-        title={lesson ? "Edit lesson" : "Add lesson"}
-        description={lesson ? undefined : `A video lesson at the end of ${module.title}.`}
-        size="md"
-        // An upload in progress is not thrown away by a stray click outside.
-        onInteractOutside={(e) => e.preventDefault()}
-      >
+    <FormDialog
+      {...dialog}
+      title={lesson ? "Edit lesson" : "Add lesson"}
+      description={lesson ? undefined : `A video lesson at the end of ${module.title}.`}
+      size="md"
+      // An upload in progress is not thrown away by a stray click outside.
+      onInteractOutside={(e) => e.preventDefault()}
+    >
+      {(onDone) => (
         <LessonForm
           courseId={courseId}
           communityId={communityId}
           moduleId={module.id}
           lesson={lesson}
-          onDone={() => onOpenChange(false)}
+          onDone={onDone}
         />
-      </DialogContent>
-    </Dialog>
+      )}
+    </FormDialog>
   );
 }
 
@@ -144,11 +140,18 @@ function LessonForm({
   };
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-5 px-6 pt-5 pb-6 sm:px-8 sm:pb-8">
-      <SaveError
-        error={mutation.error}
-        fallback={lesson ? "Failed to save the lesson" : COURSE_MESSAGES.lessonFailed}
-      />
+    <PartForm
+      onSubmit={onSubmit}
+      error={mutation.error}
+      errorFallback={lesson ? "Failed to save the lesson" : COURSE_MESSAGES.lessonFailed}
+      buttons={{
+        onCancel: onDone,
+        submitLabel: lesson ? "Save lesson" : "Add lesson",
+        pending: mutation.isPending,
+        disabled: !canSubmit,
+        note: canSubmit ? null : uploading ? "Waiting for the upload to finish…" : "A title and a video are required.",
+      }}
+    >
       <TextField
         label="Title"
         placeholder="e.g. Mixing your first colors"
@@ -239,13 +242,11 @@ function LessonForm({
         )}
       </fieldset>
 
-      <TextareaField
-        label="Description"
+      <DescriptionField
         placeholder="What this lesson covers (optional)"
         rows={3}
-        maxLength={COURSE_LIMITS.descriptionMax}
         value={description}
-        onChange={(e) => setDescription(e.target.value)}
+        onChange={setDescription}
       />
 
       <Field
@@ -352,14 +353,6 @@ function LessonForm({
           </span>
         </span>
       </label>
-
-      <FormButtons
-        onCancel={onDone}
-        submitLabel={lesson ? "Save lesson" : "Add lesson"}
-        pending={mutation.isPending}
-        disabled={!canSubmit}
-        note={canSubmit ? null : uploading ? "Waiting for the upload to finish…" : "A title and a video are required."}
-      />
-    </form>
+    </PartForm>
   );
 }

@@ -1,39 +1,28 @@
 import { type FormEvent, useState } from "react";
 import { COURSE_LIMITS } from "#shared/courses";
 import { moduleSchema } from "#shared/courses.schemas";
-import { Dialog, DialogContent } from "#web/components/ui/dialog";
-import { TextareaField, TextField } from "#web/components/ui/field";
+import { TextField } from "#web/components/ui/field";
 import { type CourseModule, useCourseMutations } from "../api/courses";
-import { FormButtons, SaveError, saveAndClose } from "./dialog-parts";
+import { DescriptionField, FormDialog, type PartDialogProps, PartForm, saveAndClose } from "./dialog-parts";
 
 /** Add a module at the end of a course, or rename one (owners and admins). */
 export function ModuleFormDialog({
-  open,
-  onOpenChange,
   courseId,
   module,
   suggestedTitle,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  courseId: string;
+  ...dialog
+}: PartDialogProps & {
   module?: Pick<CourseModule, "id" | "title" | "description">;
   suggestedTitle?: string;
 }) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent
-        title={module ? "Edit module" : "Add module"}
-        description={module ? undefined : "A new section at the end of the course."}
-      >
-        <ModuleForm
-          courseId={courseId}
-          module={module}
-          suggestedTitle={suggestedTitle}
-          onDone={() => onOpenChange(false)}
-        />
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      {...dialog}
+      title={module ? "Edit module" : "Add module"}
+      description={module ? undefined : "A new section at the end of the course."}
+    >
+      {(onDone) => <ModuleForm courseId={courseId} module={module} suggestedTitle={suggestedTitle} onDone={onDone} />}
+    </FormDialog>
   );
 }
 
@@ -73,8 +62,12 @@ function ModuleForm({
   };
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-5 px-6 pt-5 pb-6 sm:px-8 sm:pb-8">
-      <SaveError error={mutation.error} fallback={module ? "Failed to save the module" : "Failed to add the module"} />
+    <PartForm
+      onSubmit={onSubmit}
+      error={mutation.error}
+      errorFallback={module ? "Failed to save the module" : "Failed to add the module"}
+      buttons={{ onCancel: onDone, submitLabel: module ? "Save module" : "Add module", pending: mutation.isPending }}
+    >
       <TextField
         label="Module title"
         placeholder={suggestedTitle ?? "e.g. Module 2: Getting started"}
@@ -86,15 +79,7 @@ function ModuleForm({
         onChange={(e) => setTitle(e.target.value)}
         error={error}
       />
-      <TextareaField
-        label="Description"
-        placeholder="Optional"
-        rows={2}
-        maxLength={COURSE_LIMITS.descriptionMax}
-        value={description}
-        onChange={(e) => setDescription(e.target.value)}
-      />
-      <FormButtons onCancel={onDone} submitLabel={module ? "Save module" : "Add module"} pending={mutation.isPending} />
-    </form>
+      <DescriptionField placeholder="Optional" rows={2} value={description} onChange={setDescription} />
+    </PartForm>
   );
 }
