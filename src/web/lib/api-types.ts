@@ -604,8 +604,8 @@ export interface paths {
                             facebook_url: string;
                             instagram_url: string;
                             linkedin_url: string;
-                            email: string | null;
                             allow_messages: boolean;
+                            email: string | null;
                             joined_at: string;
                         };
                     };

@@ -42,6 +42,27 @@ const profileDto = z.object({
   created_at: z.string(),
 });
 
+/**
+ * What anyone may read of a profile. The fields are named one by one, so a field added to the
+ * profile stays private until it is listed here.
+ */
+const publicProfileDto = profileDto
+  .pick({
+    username: true,
+    full_name: true,
+    avatar_url: true,
+    headline: true,
+    bio: true,
+    location: true,
+    website_url: true,
+    twitter_url: true,
+    facebook_url: true,
+    instagram_url: true,
+    linkedin_url: true,
+    allow_messages: true,
+  })
+  .extend({ email: z.string().nullable(), joined_at: z.string() });
+
 const meDto = z.object({
   user: z
     .object({
@@ -133,22 +154,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         summary: "A user's public profile",
         params: z.object({ username: z.string().max(100) }),
         response: {
-          200: z.object({
-            username: z.string(),
-            full_name: z.string(),
-            avatar_url: z.string().nullable(),
-            headline: z.string(),
-            bio: z.string(),
-            location: z.string(),
-            website_url: z.string(),
-            twitter_url: z.string(),
-            facebook_url: z.string(),
-            instagram_url: z.string(),
-            linkedin_url: z.string(),
-            email: z.string().nullable(),
-            allow_messages: z.boolean(),
-            joined_at: z.string(),
-          }),
+          200: publicProfileDto,
           ...errorResponses,
         },
       },
