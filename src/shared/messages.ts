@@ -60,6 +60,7 @@ export const MSG = {
   pollNeedsTwoOptions: "Please provide at least 2 poll options",
   linkCopied: "Link copied to clipboard!",
   postNotFound: "Post not found",
+  postAwaitingApproval: "This post is waiting for approval",
   alreadyVoted: "You have already voted in this poll",
   pollClosed: "This poll has ended",
   bannedFromCommunity: "You can no longer join this community.",

@@ -98,5 +98,5 @@ export async function requirePost(
 
 /** Likes, votes, shares, pins and comments are for posts that are out (approved). */
 export function requireApproved(access: PostAccess): void {
-  if (!access.post.is_approved) throw new AppError("CONFLICT", "This post is waiting for approval");
+  if (!access.post.is_approved) throw new AppError("CONFLICT", MSG.postAwaitingApproval);
 }
