@@ -4,6 +4,7 @@ import net from "node:net";
 import path from "node:path";
 import type { S3Settings } from "./lib/storage";
 import { z } from "zod";
+import { PLATFORM_FEE_MAX } from "#shared/payments";
 
 const bool = z
   .enum(["true", "false", "1", "0", "yes", "no"])
@@ -59,6 +60,18 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: bool.default(true),
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(0),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_/, "must be a Stripe secret key (sk_test_…, sk_live_…)")
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .startsWith("whsec_", "must be a Stripe webhook signing secret (whsec_…)")
+    .optional(),
+  /** Another address for Stripe's API (a local fake in tests). */
+  STRIPE_API_BASE: z.url().optional(),
+  STRIPE_CONNECT: bool.default(false),
+  PLATFORM_FEE_PERCENT: z.coerce.number().min(0).max(PLATFORM_FEE_MAX).default(0),
 });
 
 export type Config = {
@@ -91,9 +104,50 @@ export type Config = {
   s3: S3Settings | undefined;
   /** After SIGTERM, how long /api/ready answers 503 while requests are still served, before closing. */
   shutdownDrainMs: number;
+  payments: PaymentsConfig;
 };
 
+/**
+ * Payments (docs/payments.md): simulated unless both Stripe keys are set. `livemode` follows the key
+ * (sk_live_…); events of the other mode are refused. With `connect`, each community's owner
+ * connects their own Stripe account and the instance keeps `platformFeePercent` of each payment.
+ */
+export type PaymentsConfig =
+  | { provider: "simulated"; platformFeePercent: number; connect: false }
+  | {
+      provider: "stripe";
+      secretKey: string;
+      webhookSecret: string;
+      livemode: boolean;
+      connect: boolean;
+      platformFeePercent: number;
+      /** Stripe's API address when not api.stripe.com (tests). */
+      api: { host: string; port: number; protocol: "http" | "https" } | undefined;
+    };
+
 export class ConfigError extends Error {}
+
+function paymentsConfig(e: z.infer<typeof envSchema>): PaymentsConfig {
+  const platformFeePercent = e.PLATFORM_FEE_PERCENT;
+  if (!e.STRIPE_SECRET_KEY || !e.STRIPE_WEBHOOK_SECRET)
+    return { provider: "simulated", platformFeePercent, connect: false };
+  const base = e.STRIPE_API_BASE ? new URL(e.STRIPE_API_BASE) : undefined;
+  return {
+    provider: "stripe",
+    secretKey: e.STRIPE_SECRET_KEY,
+    webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+    livemode: /^(sk|rk)_live_/.test(e.STRIPE_SECRET_KEY),
+    connect: e.STRIPE_CONNECT,
+    platformFeePercent,
+    api: base
+      ? {
+          host: base.hostname,
+          port: Number(base.port || (base.protocol === "https:" ? 443 : 80)),
+          protocol: base.protocol === "https:" ? "https" : "http",
+        }
+      : undefined,
+  };
+}
 
 /** Trust the last `hops` addresses of the forwarding chain (the socket's peer is hop 0). */
 export type TrustHops = ((address: string, hop: number) => boolean) & { hops: number };
@@ -164,6 +218,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       "Invalid configuration:\n  - S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together",
     );
   }
+  if (Boolean(e.STRIPE_SECRET_KEY) !== Boolean(e.STRIPE_WEBHOOK_SECRET)) {
+    throw new ConfigError(
+      "Invalid configuration:\n  - STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together",
+    );
+  }
   if (Boolean(e.GOOGLE_CLIENT_ID) !== Boolean(e.GOOGLE_CLIENT_SECRET)) {
     throw new ConfigError("Invalid configuration:\n  - GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together");
   }
@@ -205,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
           }
         : undefined,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_SECONDS * 1000,
+    payments: paymentsConfig(e),
     ...overrides,
   };
 }

@@ -32,7 +32,12 @@ export const communities = pgTable(
     type: text("type", { enum: ["free", "paid"] })
       .notNull()
       .default("free"),
+    /** The lowest monthly price of a paid tier, in `currency` units, shown on cards ("$49/month"). */
     price: money("price").notNull().default(0),
+    /** The currency of the community's prices (lower case, as Stripe writes it). */
+    currency: varchar("currency", { length: 3 }).notNull().default("usd"),
+    /** Days a failed renewal keeps paid access before it is removed (issue 18). */
+    graceDays: smallint("grace_days").notNull().default(7),
     memberCount: integer("member_count").notNull().default(0),
     postCount: integer("post_count").notNull().default(0),
     iconUrl: text("icon_url"),

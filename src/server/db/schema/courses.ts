@@ -1,4 +1,5 @@
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import { COURSE_ACCESS_MODES } from "#shared/payments";
 import { user } from "./auth";
 import { createdAt, money, textRef, timestamps, ts, uuidPk, uuidRef } from "./columns";
 import { communities } from "./communities";
@@ -10,7 +11,11 @@ export const courses = pgTable(
     communityId: uuidRef("community_id", () => communities.id),
     title: text("title").notNull(),
     description: text("description").notNull(),
+    /** The one-time price for a sold course, in the community's currency units (0: not sold). */
     price: money("price").notNull().default(0),
+    /** Who may watch: every member, members of chosen tiers, or buyers (issue 18). */
+    access: text("access", { enum: COURSE_ACCESS_MODES }).notNull().default("members"),
+    tierIds: uuid("tier_ids").array().notNull().default([]),
     status: text("status", { enum: ["draft", "published"] })
       .notNull()
       .default("draft"),

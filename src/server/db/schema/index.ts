@@ -3,5 +3,6 @@ export * from "./communities";
 export * from "./courses";
 export * from "./infra";
 export * from "./notifications";
+export * from "./payments";
 export * from "./posts";
 export * from "./profiles";
