@@ -361,4 +361,7 @@ export const PAYMENT_MESSAGES = {
   stripeOff: "Stripe is not configured on this server",
   connectNeeded: "Connect a Stripe account before selling",
   subscriptionNotFound: "Subscription not found",
+  severalTiers: "This community has several tiers: change its prices in Settings → Pricing",
+  tierIdsNeeded: "Choose at least one tier that opens this course",
+  coursePriceNeeded: "A course sold separately needs a price",
 } as const;
