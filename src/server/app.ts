@@ -24,6 +24,7 @@ import { postRoutes } from "./features/posts/posts.routes";
 import { profileRoutes } from "./features/profiles/profiles.routes";
 import { notificationRoutes } from "./features/notifications/notifications.routes";
 import { notificationJobHandlers } from "./features/notifications/notifications.service";
+import { paymentJobHandlers, paymentRoutes, pricingRoutes } from "./features/payments/index";
 import { realtimeRoutes } from "./features/realtime/realtime.routes";
 import { canonicalUrl } from "./lib/canonical-url";
 import { mediaJobHandlers } from "./lib/uploads";
@@ -78,6 +79,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   app.decorate("ctx", ctx);
   ctx.worker.register(mediaJobHandlers(ctx));
   ctx.worker.register(notificationJobHandlers(ctx));
+  ctx.worker.register(paymentJobHandlers(ctx));
 
   await registerSecurityHeaders(root, config);
   await registerCompression(root);
@@ -105,6 +107,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   await app.register(courseRoutes, { ctx });
   await app.register(notificationRoutes, { ctx });
   await app.register(billingRoutes, { ctx });
+  await app.register(paymentRoutes, { ctx });
+  await app.register(pricingRoutes, { ctx });
   await app.register(realtimeRoutes, { ctx });
   await app.register(devRoutes, { ctx });
   await app.register(adminRoutes, { ctx });

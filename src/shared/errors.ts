@@ -12,6 +12,8 @@ export const ERROR_CODES = [
   /** A private community seen by someone who is not a member: the gate, nothing else. */
   "PRIVATE_COMMUNITY",
   "NOT_FOUND",
+  /** A paid community or course: a checkout comes first. */
+  "PAYMENT_REQUIRED",
   "CONFLICT",
   "PAYLOAD_TOO_LARGE",
   "UNSUPPORTED_MEDIA_TYPE",

@@ -330,6 +330,8 @@ export const checkoutInputSchema = z.discriminatedUnion("product", [
       product: z.literal("tier"),
       tier_id: z.uuid(),
       interval: z.enum(RECURRING_INTERVALS),
+      /** A private community's invite: lets someone who is not a member yet buy in. */
+      invite_code: z.string().min(1).max(100).optional(),
     })
     .strict(),
   z.object({ product: z.literal("course"), course_id: z.uuid() }).strict(),

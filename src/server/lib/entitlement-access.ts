@@ -1,4 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
+import { PAYMENT_MESSAGES } from "#shared/payments";
+import type { Queryable } from "#server/db/client";
+import { AppError } from "./errors";
 
 /*
  * The SQL twin of `entitlementOpen` in src/shared/payments.ts (which the tests compare it with):
@@ -30,4 +33,17 @@ export function courseEntitlementSql(courseRef: SQL, userRef: SQL | string): SQL
 export function memberTierSql(communityRef: SQL, userRef: SQL | string): SQL {
   return sql`(SELECT te.tier_id FROM entitlements te WHERE te.kind = 'community' AND te.community_id = ${communityRef}
     AND te.user_id = ${userRef} AND ${entitlementOpenSql("te")} ORDER BY te.created_at DESC LIMIT 1)`;
+}
+
+/**
+ * Joining without paying (JOIN, an invite) is for free communities and those with a free tier; a
+ * community that sells only paid tiers answers 402: the membership comes with a checkout.
+ */
+export async function requireFreeEntry(db: Queryable, community: { id: string; type: string }) {
+  if (community.type !== "paid") return;
+  const res = await db.execute<{ free: boolean; paid: boolean }>(sql`
+    SELECT bool_or(is_free) AS free, bool_or(NOT is_free) AS paid
+      FROM community_tiers WHERE community_id = ${community.id} AND archived_at IS NULL`);
+  const tiers = res.rows[0];
+  if (tiers?.paid && !tiers.free) throw new AppError("PAYMENT_REQUIRED", PAYMENT_MESSAGES.checkoutNeeded);
 }

@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   /** A private community seen by someone who is not a member: the gate, nothing else. */
   PRIVATE_COMMUNITY: 403,
   NOT_FOUND: 404,
+  PAYMENT_REQUIRED: 402,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

@@ -22,6 +22,8 @@ export const RATE_RULES = {
   linkPreviewPerUser: { limit: 30, windowSeconds: 600 },
   /** Visitors' share calls (each counts once per address, post and day besides). */
   shareAnonymousPerIp: { limit: 30, windowSeconds: 600 },
+  /** Checkouts started (each makes a provider session). */
+  checkoutPerUser: { limit: 30, windowSeconds: 600 },
 } satisfies Record<string, RateRule>;
 
 export type RateLimiter = { hit: (key: string, rule: RateRule) => Promise<void> };

@@ -3576,8 +3576,6 @@ export interface paths {
                             role: "owner" | "admin" | "moderator" | "member" | "guest";
                             /** @description false when already a member */
                             joined: boolean;
-                            /** @description Set for paid communities: payment is not processed yet */
-                            payment_notice: string | null;
                             slug: string;
                         };
                     };
@@ -9094,7 +9092,20 @@ export interface paths {
                                 community_id: string;
                                 title: string;
                                 description: string;
+                                /** @description A sold course's price in the community's currency units; 0 otherwise */
                                 price: number;
+                                currency: string;
+                                /** @enum {string} */
+                                access: "members" | "tiers" | "sold";
+                                /** @description The tiers that open a 'tiers' course */
+                                tier_ids: string[];
+                                /** @description Their names, in the community's order */
+                                tier_names: string[];
+                                /**
+                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @enum {string|null}
+                                 */
+                                lock_reason: "join" | "purchase" | "tier" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -9234,6 +9245,10 @@ export interface paths {
                         description: string;
                         /** @default 0 */
                         price?: number;
+                        /** @enum {string} */
+                        access?: "members" | "tiers" | "sold";
+                        /** @default [] */
+                        tier_ids?: string[];
                         thumbnail_url?: string | null;
                     };
                 };
@@ -9251,7 +9266,20 @@ export interface paths {
                                 community_id: string;
                                 title: string;
                                 description: string;
+                                /** @description A sold course's price in the community's currency units; 0 otherwise */
                                 price: number;
+                                currency: string;
+                                /** @enum {string} */
+                                access: "members" | "tiers" | "sold";
+                                /** @description The tiers that open a 'tiers' course */
+                                tier_ids: string[];
+                                /** @description Their names, in the community's order */
+                                tier_names: string[];
+                                /**
+                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @enum {string|null}
+                                 */
+                                lock_reason: "join" | "purchase" | "tier" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -9290,7 +9318,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -9450,7 +9478,20 @@ export interface paths {
                                 community_id: string;
                                 title: string;
                                 description: string;
+                                /** @description A sold course's price in the community's currency units; 0 otherwise */
                                 price: number;
+                                currency: string;
+                                /** @enum {string} */
+                                access: "members" | "tiers" | "sold";
+                                /** @description The tiers that open a 'tiers' course */
+                                tier_ids: string[];
+                                /** @description Their names, in the community's order */
+                                tier_names: string[];
+                                /**
+                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @enum {string|null}
+                                 */
+                                lock_reason: "join" | "purchase" | "tier" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -9610,7 +9651,20 @@ export interface paths {
                                 community_id: string;
                                 title: string;
                                 description: string;
+                                /** @description A sold course's price in the community's currency units; 0 otherwise */
                                 price: number;
+                                currency: string;
+                                /** @enum {string} */
+                                access: "members" | "tiers" | "sold";
+                                /** @description The tiers that open a 'tiers' course */
+                                tier_ids: string[];
+                                /** @description Their names, in the community's order */
+                                tier_names: string[];
+                                /**
+                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @enum {string|null}
+                                 */
+                                lock_reason: "join" | "purchase" | "tier" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -9649,7 +9703,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -9913,6 +9967,9 @@ export interface paths {
                         title?: string;
                         description?: string;
                         price?: number;
+                        /** @enum {string} */
+                        access?: "members" | "tiers" | "sold";
+                        tier_ids?: string[];
                         thumbnail_url?: string | null;
                         /** @enum {string} */
                         status?: "draft" | "published";
@@ -9932,7 +9989,20 @@ export interface paths {
                                 community_id: string;
                                 title: string;
                                 description: string;
+                                /** @description A sold course's price in the community's currency units; 0 otherwise */
                                 price: number;
+                                currency: string;
+                                /** @enum {string} */
+                                access: "members" | "tiers" | "sold";
+                                /** @description The tiers that open a 'tiers' course */
+                                tier_ids: string[];
+                                /** @description Their names, in the community's order */
+                                tier_names: string[];
+                                /**
+                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @enum {string|null}
+                                 */
+                                lock_reason: "join" | "purchase" | "tier" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -9971,7 +10041,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -10098,7 +10168,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Simulated purchase of a paid course (no real charge; recorded as a purchase) */
+        /** Simulated purchase of a course sold separately (no real charge; recorded as a course entitlement) */
         post: {
             parameters: {
                 query?: never;
@@ -10122,7 +10192,20 @@ export interface paths {
                                 community_id: string;
                                 title: string;
                                 description: string;
+                                /** @description A sold course's price in the community's currency units; 0 otherwise */
                                 price: number;
+                                currency: string;
+                                /** @enum {string} */
+                                access: "members" | "tiers" | "sold";
+                                /** @description The tiers that open a 'tiers' course */
+                                tier_ids: string[];
+                                /** @description Their names, in the community's order */
+                                tier_names: string[];
+                                /**
+                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @enum {string|null}
+                                 */
+                                lock_reason: "join" | "purchase" | "tier" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -10161,7 +10244,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -10324,7 +10407,20 @@ export interface paths {
                                 community_id: string;
                                 title: string;
                                 description: string;
+                                /** @description A sold course's price in the community's currency units; 0 otherwise */
                                 price: number;
+                                currency: string;
+                                /** @enum {string} */
+                                access: "members" | "tiers" | "sold";
+                                /** @description The tiers that open a 'tiers' course */
+                                tier_ids: string[];
+                                /** @description Their names, in the community's order */
+                                tier_names: string[];
+                                /**
+                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @enum {string|null}
+                                 */
+                                lock_reason: "join" | "purchase" | "tier" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -10363,7 +10459,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -10523,7 +10619,20 @@ export interface paths {
                                 community_id: string;
                                 title: string;
                                 description: string;
+                                /** @description A sold course's price in the community's currency units; 0 otherwise */
                                 price: number;
+                                currency: string;
+                                /** @enum {string} */
+                                access: "members" | "tiers" | "sold";
+                                /** @description The tiers that open a 'tiers' course */
+                                tier_ids: string[];
+                                /** @description Their names, in the community's order */
+                                tier_names: string[];
+                                /**
+                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @enum {string|null}
+                                 */
+                                lock_reason: "join" | "purchase" | "tier" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -10562,7 +10671,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -10719,7 +10828,20 @@ export interface paths {
                                 community_id: string;
                                 title: string;
                                 description: string;
+                                /** @description A sold course's price in the community's currency units; 0 otherwise */
                                 price: number;
+                                currency: string;
+                                /** @enum {string} */
+                                access: "members" | "tiers" | "sold";
+                                /** @description The tiers that open a 'tiers' course */
+                                tier_ids: string[];
+                                /** @description Their names, in the community's order */
+                                tier_names: string[];
+                                /**
+                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @enum {string|null}
+                                 */
+                                lock_reason: "join" | "purchase" | "tier" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -10758,7 +10880,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -10908,7 +11030,20 @@ export interface paths {
                                 community_id: string;
                                 title: string;
                                 description: string;
+                                /** @description A sold course's price in the community's currency units; 0 otherwise */
                                 price: number;
+                                currency: string;
+                                /** @enum {string} */
+                                access: "members" | "tiers" | "sold";
+                                /** @description The tiers that open a 'tiers' course */
+                                tier_ids: string[];
+                                /** @description Their names, in the community's order */
+                                tier_names: string[];
+                                /**
+                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @enum {string|null}
+                                 */
+                                lock_reason: "join" | "purchase" | "tier" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -10947,7 +11082,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -11115,7 +11250,20 @@ export interface paths {
                                 community_id: string;
                                 title: string;
                                 description: string;
+                                /** @description A sold course's price in the community's currency units; 0 otherwise */
                                 price: number;
+                                currency: string;
+                                /** @enum {string} */
+                                access: "members" | "tiers" | "sold";
+                                /** @description The tiers that open a 'tiers' course */
+                                tier_ids: string[];
+                                /** @description Their names, in the community's order */
+                                tier_names: string[];
+                                /**
+                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @enum {string|null}
+                                 */
+                                lock_reason: "join" | "purchase" | "tier" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -11154,7 +11302,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -11314,7 +11462,20 @@ export interface paths {
                                 community_id: string;
                                 title: string;
                                 description: string;
+                                /** @description A sold course's price in the community's currency units; 0 otherwise */
                                 price: number;
+                                currency: string;
+                                /** @enum {string} */
+                                access: "members" | "tiers" | "sold";
+                                /** @description The tiers that open a 'tiers' course */
+                                tier_ids: string[];
+                                /** @description Their names, in the community's order */
+                                tier_names: string[];
+                                /**
+                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @enum {string|null}
+                                 */
+                                lock_reason: "join" | "purchase" | "tier" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -11353,7 +11514,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -11510,7 +11671,20 @@ export interface paths {
                                 community_id: string;
                                 title: string;
                                 description: string;
+                                /** @description A sold course's price in the community's currency units; 0 otherwise */
                                 price: number;
+                                currency: string;
+                                /** @enum {string} */
+                                access: "members" | "tiers" | "sold";
+                                /** @description The tiers that open a 'tiers' course */
+                                tier_ids: string[];
+                                /** @description Their names, in the community's order */
+                                tier_names: string[];
+                                /**
+                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @enum {string|null}
+                                 */
+                                lock_reason: "join" | "purchase" | "tier" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -11549,7 +11723,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -11707,7 +11881,20 @@ export interface paths {
                                 community_id: string;
                                 title: string;
                                 description: string;
+                                /** @description A sold course's price in the community's currency units; 0 otherwise */
                                 price: number;
+                                currency: string;
+                                /** @enum {string} */
+                                access: "members" | "tiers" | "sold";
+                                /** @description The tiers that open a 'tiers' course */
+                                tier_ids: string[];
+                                /** @description Their names, in the community's order */
+                                tier_names: string[];
+                                /**
+                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @enum {string|null}
+                                 */
+                                lock_reason: "join" | "purchase" | "tier" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -11746,7 +11933,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -13086,6 +13273,1820 @@ export interface paths {
             };
         };
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stripe webhook: verified over the raw body, stored once by event id, processed through the job queue */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a checkout for a community tier (and interval) or a sold course; the amount is the server's stored price. Answers where to send the browser (Stripe Checkout, or the simulated card form) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        product: "tier";
+                        /** Format: uuid */
+                        tier_id: string;
+                        /** @enum {string} */
+                        interval: "month" | "year";
+                        invite_code?: string;
+                    } | {
+                        /** @enum {string} */
+                        product: "course";
+                        /** Format: uuid */
+                        course_id: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            checkout_id: string;
+                            url: string;
+                            /** @enum {string} */
+                            provider: "simulated" | "stripe";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/checkout/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the viewer's checkouts: what it sells and whether the provider has confirmed it */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @enum {string} */
+                            status: "open" | "complete" | "expired" | "failed";
+                            /** @enum {string} */
+                            provider: "simulated" | "stripe";
+                            return_to: string;
+                            product: {
+                                /** @enum {string} */
+                                kind: "tier" | "course" | "creator_plan";
+                                name: string;
+                                amount: number;
+                                currency: string;
+                                /** @enum {string} */
+                                interval: "month" | "year" | "once";
+                                trial_days: number;
+                                community: {
+                                    id: string;
+                                    slug: string;
+                                    name: string;
+                                } | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/checkout/{id}/simulated-payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Simulated provider only: the card form was submitted (no card data is sent). The payment is confirmed through the event queue, like a webhook */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @enum {string} */
+                            status: "open" | "complete" | "expired" | "failed";
+                            /** @enum {string} */
+                            provider: "simulated" | "stripe";
+                            return_to: string;
+                            product: {
+                                /** @enum {string} */
+                                kind: "tier" | "course" | "creator_plan";
+                                name: string;
+                                amount: number;
+                                currency: string;
+                                /** @enum {string} */
+                                interval: "month" | "year" | "once";
+                                trial_days: number;
+                                community: {
+                                    id: string;
+                                    slug: string;
+                                    name: string;
+                                } | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The viewer's subscriptions, course purchases and payments (with receipts) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            provider: "simulated" | "stripe";
+                            subscriptions: {
+                                id: string;
+                                /** @enum {string} */
+                                kind: "community" | "creator_plan";
+                                /** @enum {string} */
+                                status: "trialing" | "active" | "past_due" | "canceled" | "expired" | "refunded";
+                                open: boolean;
+                                community: {
+                                    id: string;
+                                    slug: string;
+                                    name: string;
+                                    icon_url: string | null;
+                                } | null;
+                                tier: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                amount: number;
+                                currency: string;
+                                /** @enum {string} */
+                                interval: "month" | "year" | "once";
+                                current_period_end: string | null;
+                                cancel_at_period_end: boolean;
+                                trial_ends_at: string | null;
+                                grace_ends_at: string | null;
+                                next_charge_at: string | null;
+                            }[];
+                            purchases: {
+                                id: string;
+                                /** @enum {string} */
+                                status: "trialing" | "active" | "past_due" | "canceled" | "expired" | "refunded";
+                                course: {
+                                    id: string;
+                                    title: string;
+                                } | null;
+                                community: {
+                                    id: string;
+                                    slug: string;
+                                    name: string;
+                                    icon_url: string | null;
+                                } | null;
+                                amount: number;
+                                currency: string;
+                                purchased_at: string;
+                            }[];
+                            payments: {
+                                id: string;
+                                /** @enum {string} */
+                                kind: "charge" | "refund";
+                                /** @enum {string} */
+                                status: "succeeded" | "failed";
+                                amount: number;
+                                currency: string;
+                                description: string;
+                                receipt_url: string | null;
+                                created_at: string;
+                                community_name: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/subscriptions/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel at the end of the paid period (access stays until then) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/subscriptions/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take back a scheduled cancellation */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/subscriptions/{id}/change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change plan: another tier or interval of the same community, at its current price (prorated) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        tier_id: string;
+                        /** @enum {string} */
+                        interval: "month" | "year";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/portal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A link to the provider's customer portal (Stripe): card, invoices, cancel */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            url: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/communities/{communityId}/tiers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The community's tiers on sale, in order, with their active monthly and annual prices */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    communityId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            currency: string;
+                            tiers: {
+                                id: string;
+                                name: string;
+                                description: string;
+                                free: boolean;
+                                trial_days: number;
+                                position: number;
+                                prices: {
+                                    month: {
+                                        id: string;
+                                        /** @description minor units */
+                                        amount: number;
+                                    } | null;
+                                    year: {
+                                        id: string;
+                                        /** @description minor units */
+                                        amount: number;
+                                    } | null;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/communities/{communityId}/pricing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Pricing tab (owner, admin): tiers, prices, grace period and subscribers per tier */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    communityId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            currency: string;
+                            grace_days: number;
+                            tiers: {
+                                id: string;
+                                name: string;
+                                description: string;
+                                free: boolean;
+                                trial_days: number;
+                                position: number;
+                                prices: {
+                                    month: {
+                                        id: string;
+                                        /** @description minor units */
+                                        amount: number;
+                                    } | null;
+                                    year: {
+                                        id: string;
+                                        /** @description minor units */
+                                        amount: number;
+                                    } | null;
+                                };
+                                /** @description open memberships on this tier */
+                                subscribers: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /** Save the Pricing tab (owner, admin): currency, grace period and up to 3 tiers; a changed price is a new price, subscribers keep theirs */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    communityId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        currency: "usd" | "aed" | "afn" | "all" | "amd" | "ang" | "aoa" | "ars" | "aud" | "awg" | "azn" | "bam" | "bbd" | "bdt" | "bgn" | "bif" | "bmd" | "bnd" | "bob" | "brl" | "bsd" | "bwp" | "byn" | "bzd" | "cad" | "cdf" | "chf" | "clp" | "cny" | "cop" | "crc" | "cve" | "czk" | "djf" | "dkk" | "dop" | "dzd" | "egp" | "etb" | "eur" | "fjd" | "fkp" | "gbp" | "gel" | "gip" | "gmd" | "gnf" | "gtq" | "gyd" | "hkd" | "hnl" | "htg" | "huf" | "idr" | "ils" | "inr" | "isk" | "jmd" | "jpy" | "kes" | "kgs" | "khr" | "kmf" | "krw" | "kyd" | "kzt" | "lak" | "lbp" | "lkr" | "lrd" | "lsl" | "mad" | "mdl" | "mga" | "mkd" | "mmk" | "mnt" | "mop" | "mur" | "mvr" | "mwk" | "mxn" | "myr" | "mzn" | "nad" | "ngn" | "nio" | "nok" | "npr" | "nzd" | "pab" | "pen" | "pgk" | "php" | "pkr" | "pln" | "pyg" | "qar" | "ron" | "rsd" | "rub" | "rwf" | "sar" | "sbd" | "scr" | "sek" | "sgd" | "shp" | "sle" | "sos" | "srd" | "szl" | "thb" | "tjs" | "top" | "try" | "ttd" | "twd" | "tzs" | "uah" | "ugx" | "uyu" | "uzs" | "vnd" | "vuv" | "wst" | "xaf" | "xcd" | "xof" | "xpf" | "yer" | "zar" | "zmw";
+                        grace_days: number;
+                        tiers: {
+                            /** Format: uuid */
+                            id?: string;
+                            name: string;
+                            /** @default  */
+                            description?: string;
+                            free: boolean;
+                            monthly_amount: number | null;
+                            annual_amount: number | null;
+                            trial_days: number;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            currency: string;
+                            grace_days: number;
+                            tiers: {
+                                id: string;
+                                name: string;
+                                description: string;
+                                free: boolean;
+                                trial_days: number;
+                                position: number;
+                                prices: {
+                                    month: {
+                                        id: string;
+                                        /** @description minor units */
+                                        amount: number;
+                                    } | null;
+                                    year: {
+                                        id: string;
+                                        /** @description minor units */
+                                        amount: number;
+                                    } | null;
+                                };
+                                /** @description open memberships on this tier */
+                                subscribers: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         post?: never;
         delete?: never;
         options?: never;

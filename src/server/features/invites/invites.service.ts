@@ -5,6 +5,7 @@ import { grantUrl } from "#server/lib/media-grant";
 import type { AppContext, Viewer } from "#server/context";
 import { communities, communityMembers } from "#server/db/schema/index";
 import { addMember, completeOnboardingTask, roleIn, type CommunityRow } from "#server/lib/community-access";
+import { requireFreeEntry } from "#server/lib/entitlement-access";
 import { AppError } from "#server/lib/errors";
 
 /** Codes are 22 base64url characters; anything else is not looked up at all. */
@@ -53,6 +54,8 @@ export async function acceptInvite({ ctx, viewer, code }: { ctx: AppContext; vie
       throw new AppError("NOT_FOUND", MSG.invalidOrExpiredInvite);
     throw err;
   }
+  // An invite to a paid community leads to its checkout (with the invite code), not in for free.
+  if (!(await roleIn(ctx.db, community.id, viewer.id))) await requireFreeEntry(ctx.db, community);
   const added = await ctx.db.transaction(async (tx) => {
     const joined = await addMember(tx, { community, userId: viewer.id, viaInvite: true });
     if (!joined) return false;

@@ -72,7 +72,6 @@ export const memberRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
           200: z.object({
             role: roleEnum,
             joined: z.boolean().describe("false when already a member"),
-            payment_notice: z.string().nullable().describe("Set for paid communities: payment is not processed yet"),
             slug: z.string(),
           }),
           ...errorResponses,

@@ -5,6 +5,7 @@ import type { AppContext, Viewer } from "#server/context";
 import type { Queryable } from "#server/db/client";
 import { communityBans, communityMembers, user } from "#server/db/schema/index";
 import { addMember, requireCommunity, requirePermission } from "#server/lib/community-access";
+import { requireFreeEntry } from "#server/lib/entitlement-access";
 import { AppError } from "#server/lib/errors";
 import { notificationVisible } from "#server/lib/notifications";
 import { publishMembershipChange } from "#server/lib/realtime";
@@ -12,17 +13,16 @@ import { publishMembershipChange } from "#server/lib/realtime";
 // ---------------------------------------------------------------------------------------------
 // Joining and leaving
 
-/** Join a public community (a private one only through an invite). Paid ones join free for now. */
+/**
+ * Join a public community (a private one only through an invite). A paid community without a free
+ * tier is joined through a checkout: the membership comes with the payment's confirmation.
+ */
 export async function joinCommunity({ ctx, viewer, idOrSlug }: { ctx: AppContext; viewer: Viewer; idOrSlug: string }) {
   const { community, role } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id, privateAs: "gate" });
-  if (role) return { role, joined: false, payment_notice: null, slug: community.slug };
+  if (role) return { role, joined: false, slug: community.slug };
+  await requireFreeEntry(ctx.db, community);
   const joined = await ctx.db.transaction((tx) => addMember(tx, { community, userId: viewer.id }));
-  return {
-    role: "member" as CommunityRole,
-    joined,
-    payment_notice: community.type === "paid" ? MSG.paymentComingSoon : null,
-    slug: community.slug,
-  };
+  return { role: "member" as CommunityRole, joined, slug: community.slug };
 }
 
 /** Leaving clears the role; the only owner may not leave. */

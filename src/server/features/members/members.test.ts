@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "#shared/messages";
+import { PAYMENT_MESSAGES } from "#shared/payments";
 import { api, createTestApp, signedInUser, type TestApp } from "#server/test/harness";
 import { connectSse, type SseClient } from "#server/test/sse";
 
@@ -32,7 +33,7 @@ describe("joining and leaving", () => {
     const c = await community(owner);
     const joined = await join(c, u);
     expect(joined.status).toBe(200);
-    expect(joined.body).toMatchObject({ role: "member", joined: true, payment_notice: null, slug: c.slug });
+    expect(joined.body).toMatchObject({ role: "member", joined: true, slug: c.slug });
     expect(await memberCount(c)).toBe(2);
     // Joining twice changes nothing.
     expect((await join(c, u)).body).toMatchObject({ role: "member", joined: false });
@@ -51,13 +52,27 @@ describe("joining and leaving", () => {
     expect((await http.post(`/api/communities/${c.id}/leave`, {})).status).toBe(401);
   });
 
-  it("a paid community answers the spec's payment notice and joins anyway", async () => {
+  it("a paid community is joined through a checkout (402); with a free tier JOIN joins free", async () => {
     const owner = await signedInUser(t);
     const u = await signedInUser(t);
     const c = await community(owner);
-    await http.patch(`/api/communities/${c.id}`, { type: "paid", price: 49 }, { cookie: owner.cookie });
-    const res = await join(c, u);
-    expect(res.body).toMatchObject({ role: "member", joined: true, payment_notice: MSG.paymentComingSoon });
+    const tier = { description: "", annual_amount: null, trial_days: 0 };
+    const paidOnly = {
+      currency: "usd",
+      grace_days: 7,
+      tiers: [{ ...tier, name: "VIP", free: false, monthly_amount: 4900 }],
+    };
+    expect((await http.put(`/api/communities/${c.id}/pricing`, paidOnly, { cookie: owner.cookie })).status).toBe(200);
+    const refused = await join(c, u);
+    expect(refused.status).toBe(402);
+    expect(refused.body.error.message).toBe(PAYMENT_MESSAGES.checkoutNeeded);
+    expect(await memberCount(c)).toBe(1);
+    const withFree = {
+      ...paidOnly,
+      tiers: [{ ...tier, name: "Free", free: true, monthly_amount: null }, ...paidOnly.tiers],
+    };
+    expect((await http.put(`/api/communities/${c.id}/pricing`, withFree, { cookie: owner.cookie })).status).toBe(200);
+    expect((await join(c, u)).body).toMatchObject({ role: "member", joined: true });
   });
 
   it("a private community is joined only through an invite", async () => {

@@ -24,7 +24,6 @@ export function useJoinAction(community: CommunityView) {
     // realtime memberships event refetches it) before they would run, and they die with it.
     join.mutateAsync().then(
       (result) => {
-        if (result.payment_notice) toast.info(result.payment_notice, { duration: 10_000 });
         toast.success(`Welcome to ${community.name}!`);
       },
       (error: unknown) => {

@@ -1,0 +1,178 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { AppContext } from "#server/context";
+import { entitlements, paymentEvents, payoutAccounts } from "#server/db/schema/index";
+import { enqueueJob, hourly, type JobHandler } from "#server/lib/jobs";
+import {
+  applyCheckout,
+  applyInvoice,
+  applyRefund,
+  applySubscription,
+  expireLapsed,
+  LAPSE_QUEUE,
+  statusOf,
+} from "./entitlements";
+import type { PaymentProvider, ProviderEvent } from "./provider";
+import { isSimulated, paymentProvider } from "./provider-registry";
+
+/*
+ * Provider events: stored once by their id (a repeat changes nothing), then processed through the
+ * job queue, which claims each job once across processes and retries with backoff. Processing never
+ * trusts the event's copy of an object: it re-reads it from the provider (entitlements.ts).
+ */
+
+export const EVENT_QUEUE = "payments.event";
+export const RECONCILE_QUEUE = "payments.reconcile";
+export const RENEW_QUEUE = "payments.simulated-renewals";
+
+/** Stores an event (once) and queues its processing. Returns whether it was new. */
+export async function receiveEvent(ctx: AppContext, provider: PaymentProvider, event: ProviderEvent): Promise<boolean> {
+  const stored = await ctx.db.transaction(async (tx) => {
+    const rows = await tx
+      .insert(paymentEvents)
+      .values({
+        id: event.id,
+        provider: provider.name,
+        type: event.type,
+        livemode: event.livemode,
+        objectId: event.objectId,
+        payload: event.payload,
+      })
+      .onConflictDoNothing()
+      .returning({ id: paymentEvents.id });
+    if (rows.length === 0) return false;
+    await enqueueJob(tx, EVENT_QUEUE, { id: event.id }, { singletonKey: `payment-event:${event.id}`, maxAttempts: 12 });
+    return true;
+  });
+  if (stored) ctx.worker.kick();
+  return stored;
+}
+
+/** Stores several events in order (the simulated provider reports what one action did). */
+export async function receiveEvents(ctx: AppContext, provider: PaymentProvider, events: ProviderEvent[]) {
+  for (const event of events) await receiveEvent(ctx, provider, event);
+}
+
+/** What an event type changes, from the object it names (re-read from the provider). */
+export async function processEvent(ctx: AppContext, provider: PaymentProvider, type: string, objectId: string) {
+  switch (type) {
+    case "checkout.session.completed":
+    case "checkout.session.async_payment_succeeded":
+    case "checkout.session.expired":
+      return applyCheckout(ctx, provider, objectId);
+    case "customer.subscription.created":
+    case "customer.subscription.updated":
+    case "customer.subscription.deleted":
+    case "customer.subscription.paused":
+    case "customer.subscription.resumed":
+      return applySubscription(ctx, provider, objectId);
+    case "invoice.paid":
+    case "invoice.payment_succeeded":
+      return applyInvoice(ctx, provider, objectId, false);
+    case "invoice.payment_failed":
+      return applyInvoice(ctx, provider, objectId, true);
+    case "refund.created":
+    case "refund.updated":
+      return applyRefund(ctx, provider, objectId);
+    case "account.updated":
+      return refreshAccount(ctx, provider, objectId);
+    default:
+      return null;
+  }
+}
+
+/** Stripe Connect: the payout account's status as the provider says now. */
+export async function refreshAccount(ctx: AppContext, provider: PaymentProvider, accountId: string) {
+  const account = await provider.getAccount(accountId);
+  if (!account) return null;
+  await ctx.db
+    .update(payoutAccounts)
+    .set({
+      chargesEnabled: account.chargesEnabled,
+      payoutsEnabled: account.payoutsEnabled,
+      detailsSubmitted: account.detailsSubmitted,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(payoutAccounts.provider, provider.name), eq(payoutAccounts.providerAccountId, accountId)));
+  return null;
+}
+
+/**
+ * Reconciliation: every subscription the provider holds is applied again (repairing any missed
+ * webhook), and every open entitlement the provider no longer knows is re-read and closed. Each
+ * repair is logged.
+ */
+export async function reconcile(ctx: AppContext, provider: PaymentProvider) {
+  let checked = 0;
+  let repaired = 0;
+  const seen = new Set<string>();
+  for await (const sub of provider.listSubscriptions()) {
+    checked++;
+    seen.add(sub.id);
+    const [before] = await ctx.db
+      .select({ status: entitlements.status, priceId: entitlements.priceId, end: entitlements.currentPeriodEnd })
+      .from(entitlements)
+      .where(and(eq(entitlements.provider, provider.name), eq(entitlements.providerSubscriptionId, sub.id)));
+    const expected = statusOf(sub);
+    if (before && before.status === expected && before.end?.getTime() === sub.currentPeriodEnd.getTime()) continue;
+    if (!before && expected === null) continue;
+    const after = await applySubscription(ctx, provider, sub.id);
+    if (after && (before?.status !== after.status || before?.end?.getTime() !== after.currentPeriodEnd?.getTime())) {
+      repaired++;
+      ctx.log.warn(
+        { subscription: sub.id, from: before?.status ?? null, to: after.status },
+        "payments: reconciliation repaired an entitlement",
+      );
+    }
+  }
+  const open = await ctx.db.execute<{ sub: string }>(sql`
+    SELECT provider_subscription_id AS sub FROM entitlements
+     WHERE provider = ${provider.name} AND provider_subscription_id IS NOT NULL
+       AND status IN ('trialing', 'active', 'past_due', 'canceled')`);
+  for (const { sub } of open.rows) {
+    if (seen.has(sub)) continue;
+    checked++;
+    const after = await applySubscription(ctx, provider, sub);
+    if (after) {
+      repaired++;
+      ctx.log.warn({ subscription: sub, to: after.status }, "payments: reconciliation re-read an entitlement");
+    }
+  }
+  return { checked, repaired };
+}
+
+/** The job handlers and schedules of payments, registered by app.ts. */
+export function paymentJobHandlers(ctx: AppContext): Record<string, JobHandler> {
+  ctx.worker.addSchedule({ name: "payments-reconcile", queue: RECONCILE_QUEUE, ...hourly(17) });
+  ctx.worker.addSchedule({ name: "payments-lapse-sweep", queue: LAPSE_QUEUE, everyMs: 10 * 60_000 });
+  if (ctx.config.payments.provider === "simulated")
+    ctx.worker.addSchedule({ name: "payments-simulated-renewals", queue: RENEW_QUEUE, everyMs: 10 * 60_000 });
+  return {
+    [EVENT_QUEUE]: async (payload) => {
+      const id = String(payload.id);
+      const provider = await paymentProvider(ctx);
+      const [event] = await ctx.db.select().from(paymentEvents).where(eq(paymentEvents.id, id));
+      if (!event || event.processedAt || !event.objectId || event.provider !== provider.name) return;
+      try {
+        await processEvent(ctx, provider, event.type, event.objectId);
+      } catch (err) {
+        await ctx.db
+          .update(paymentEvents)
+          .set({ error: String((err as Error).message ?? err) })
+          .where(eq(paymentEvents.id, id));
+        throw err;
+      }
+      await ctx.db.update(paymentEvents).set({ processedAt: new Date(), error: null }).where(eq(paymentEvents.id, id));
+    },
+    [LAPSE_QUEUE]: async (payload) => {
+      await expireLapsed(ctx, typeof payload.entitlementId === "string" ? payload.entitlementId : undefined);
+    },
+    [RECONCILE_QUEUE]: async () => {
+      const result = await reconcile(ctx, await paymentProvider(ctx));
+      ctx.log.info(result, "payments: reconciliation done");
+    },
+    [RENEW_QUEUE]: async () => {
+      const provider = await paymentProvider(ctx);
+      if (isSimulated(provider)) await receiveEvents(ctx, provider, await provider.renewDue());
+    },
+  };
+}

@@ -1,0 +1,5 @@
+// Payments (issue 18, docs/payments.md): what other features may use.
+export { paymentRoutes } from "./payments.routes";
+export { pricingRoutes } from "./pricing.routes";
+export { paymentJobHandlers } from "./events";
+export { paymentProvider, isSimulated } from "./provider-registry";
