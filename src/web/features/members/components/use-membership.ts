@@ -23,7 +23,7 @@ export function useJoinAction(community: CommunityView) {
     // A promise, not mutate's callbacks: the page may swap the landing for the member home (the
     // realtime memberships event refetches it) before they would run, and they die with it.
     join.mutateAsync().then(
-      (result) => {
+      () => {
         toast.success(`Welcome to ${community.name}!`);
       },
       (error: unknown) => {
