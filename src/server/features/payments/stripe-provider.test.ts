@@ -147,6 +147,7 @@ describe("stripe provider: checkout and subscriptions", () => {
       fee: 0,
     });
     expect(invoice.receiptUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/invoices\/in_/);
+    expect((await fetch(invoice.receiptUrl!)).status).toBe(200);
   });
 
   it("starts a trial: trialing, no payment, no invoice", async () => {
@@ -399,6 +400,48 @@ describe("stripe provider: webhooks", () => {
       fake.setWebhookUrl(null);
       await new Promise((r) => server.close(r));
     }
+  });
+});
+
+describe("fake Stripe: the pages a browser test clicks through", () => {
+  it("pays on the checkout page and returns to the success url with the session id", async () => {
+    const req = request(price());
+    const { sessionId, url } = await provider.createCheckout(req);
+    const html = await (await fetch(url)).text();
+    expect(html).toContain(">Pay</button>");
+    expect(html).toContain(`href="${req.cancelUrl}"`);
+    const res = await fetch(`${url}/complete`, { method: "POST", redirect: "manual" });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe(`https://hearth.test/checkout/done?session=${sessionId}`);
+    expect((await provider.getCheckout(sessionId))!.status).toBe("complete");
+    // A session is paid once.
+    expect((await fetch(`${url}/complete`, { method: "POST", redirect: "manual" })).status).toBe(400);
+  });
+
+  it("cancels a plan from the portal page", async () => {
+    const { checkout } = await paid(price());
+    const url = (await provider.portalUrl(checkout.customerId!, "https://hearth.test/billing"))!;
+    const res = await fetch(`${url}/cancel`, {
+      method: "POST",
+      body: new URLSearchParams({ subscription: checkout.subscriptionId! }),
+      redirect: "manual",
+    });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("https://hearth.test/billing");
+    expect((await provider.getSubscription(checkout.subscriptionId!))!.cancelAtPeriodEnd).toBe(true);
+    expect(lastEvent("customer.subscription.updated").data.object).toMatchObject({ cancel_at_period_end: true });
+  });
+
+  it("runs the controls over HTTP", async () => {
+    const { checkout } = await paid(price());
+    const res = await fetch(`${fake.url}/test/subscriptions/${checkout.subscriptionId}/renew`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ succeed: false }),
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as FakeSubscription).status).toBe("past_due");
+    expect((await provider.getSubscription(checkout.subscriptionId!))!.status).toBe("past_due");
   });
 });
 
