@@ -1673,7 +1673,10 @@ export interface paths {
                                 category: string | null;
                                 /** @enum {string} */
                                 type: "free" | "paid";
+                                /** @description the lowest monthly price of a paid tier, in currency units */
                                 price: number;
+                                /** @description lower case, as Stripe writes it */
+                                currency: string;
                                 member_count: number;
                                 icon_url: string | null;
                                 cover_url: string | null;
@@ -1968,7 +1971,10 @@ export interface paths {
                             category: string | null;
                             /** @enum {string} */
                             type: "free" | "paid";
+                            /** @description the lowest monthly price of a paid tier, in currency units */
                             price: number;
+                            /** @description lower case, as Stripe writes it */
+                            currency: string;
                             member_count: number;
                             post_count: number;
                             icon_url: string | null;
@@ -2015,7 +2021,7 @@ export interface paths {
                             viewer: {
                                 /** @enum {string|null} */
                                 role: "owner" | "admin" | "moderator" | "member" | "guest" | null;
-                                permissions: ("create_post" | "edit_own_post" | "delete_own_post" | "delete_any_post" | "moderate_posts" | "invite_members" | "remove_members" | "change_roles" | "edit_community" | "manage_settings" | "ban_users" | "view_analytics" | "delete_community" | "manage_courses")[];
+                                permissions: ("create_post" | "edit_own_post" | "delete_own_post" | "delete_any_post" | "moderate_posts" | "invite_members" | "remove_members" | "change_roles" | "edit_community" | "manage_settings" | "ban_users" | "view_analytics" | "delete_community" | "view_revenue" | "manage_courses")[];
                                 signed_in: boolean;
                                 /** @description Whether Leave Community is offered: members, and an owner only while another owner remains */
                                 may_leave: boolean;
@@ -2314,7 +2320,10 @@ export interface paths {
                             category: string | null;
                             /** @enum {string} */
                             type: "free" | "paid";
+                            /** @description the lowest monthly price of a paid tier, in currency units */
                             price: number;
+                            /** @description lower case, as Stripe writes it */
+                            currency: string;
                             member_count: number;
                             post_count: number;
                             icon_url: string | null;
@@ -2361,7 +2370,7 @@ export interface paths {
                             viewer: {
                                 /** @enum {string|null} */
                                 role: "owner" | "admin" | "moderator" | "member" | "guest" | null;
-                                permissions: ("create_post" | "edit_own_post" | "delete_own_post" | "delete_any_post" | "moderate_posts" | "invite_members" | "remove_members" | "change_roles" | "edit_community" | "manage_settings" | "ban_users" | "view_analytics" | "delete_community" | "manage_courses")[];
+                                permissions: ("create_post" | "edit_own_post" | "delete_own_post" | "delete_any_post" | "moderate_posts" | "invite_members" | "remove_members" | "change_roles" | "edit_community" | "manage_settings" | "ban_users" | "view_analytics" | "delete_community" | "view_revenue" | "manage_courses")[];
                                 signed_in: boolean;
                                 /** @description Whether Leave Community is offered: members, and an owner only while another owner remains */
                                 may_leave: boolean;
@@ -4752,6 +4761,7 @@ export interface paths {
                                 /** @enum {string} */
                                 type: "free" | "paid";
                                 price: number;
+                                currency: string;
                                 /** @enum {string} */
                                 visibility: "public" | "private";
                             };

@@ -28,6 +28,7 @@ export type DirectoryCard = {
   category: string | null;
   type: "free" | "paid";
   price: number;
+  currency: string;
   member_count: number;
   icon_url: string | null;
   cover_url: string | null;
@@ -57,7 +58,7 @@ export async function findDirectory({
   if (category) conditions.push(sql`category = ${category}`);
   if (term) conditions.push(sql`(name || ' ' || description) ILIKE ${`%${escapeLike(term)}%`}`);
   const columns = sql`id, slug, name, description, short_description, tagline, category, type,
-    price::float8 AS price, member_count, icon_url, cover_url, is_featured`;
+    price::float8 AS price, currency, member_count, icon_url, cover_url, is_featured`;
   const where = sql.join(conditions, sql` AND `);
   const page = (extra: ReturnType<typeof sql>) => sql`
     SELECT ${columns} FROM communities WHERE ${where} AND ${extra} ORDER BY member_count DESC, id LIMIT ${limit + 1}`;

@@ -75,6 +75,7 @@ export function toCommunityDto(c: CommunityRow, role: CommunityRole | null) {
     category: c.category,
     type: c.type,
     price: Number(c.price),
+    currency: c.currency,
     member_count: c.memberCount,
     post_count: c.postCount,
     icon_url: c.iconUrl,

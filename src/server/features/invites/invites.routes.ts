@@ -30,6 +30,7 @@ export const inviteRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
               post_count: z.number(),
               type: z.enum(["free", "paid"]),
               price: z.number(),
+              currency: z.string(),
               visibility: z.enum(["public", "private"]),
             }),
             viewer_role: z.enum(COMMUNITY_ROLES).nullable(),

@@ -38,6 +38,7 @@ export async function findInvite({ ctx, viewer, code }: { ctx: AppContext; viewe
       post_count: c.postCount,
       type: c.type,
       price: Number(c.price),
+      currency: c.currency,
       visibility: c.visibility,
     },
     viewer_role: role,
