@@ -409,7 +409,7 @@ test("a paid course is locked until the member buys it through the simulated car
   const sent: string[] = [];
   page.on("request", (r) => sent.push(`${r.url()} ${r.postData() ?? ""}`));
 
-  await page.getByRole("button", { name: "Buy course — $49" }).first().click();
+  await page.getByRole("button", { name: "Buy this course for $49" }).first().click();
   const buy = page.getByRole("dialog", { name: "Buy this course" });
   await expect(buy.getByText("This is a simulated checkout.")).toBeVisible();
   await expect(buy.getByText(/No real charge is made/)).toBeVisible();
@@ -441,7 +441,7 @@ test("a paid course is locked until the member buys it through the simulated car
   await expect(lessonLink(page, "Proportions of the face")).not.toContainText("(locked)");
   await page.getByRole("button", { name: COURSE_MESSAGES.markComplete }).click();
   await expect(page.getByText("Completed", { exact: true })).toBeVisible();
-  await expect(page.getByRole("button", { name: /Buy course/ })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /Buy this course/ })).toHaveCount(0);
 
   for (const line of sent) {
     expect(line).not.toContain("4242");
@@ -511,7 +511,7 @@ test("the Courses tab, the course page and its dialogs have no WCAG A/AA violati
   await lessonLink(page, "Locked for now").click();
   await expect(page.getByRole("heading", { name: "This lesson is locked" })).toBeVisible();
   await expectNoViolations(page, "course page (member, locked lesson)");
-  await page.getByRole("button", { name: "Buy course — $19.50" }).first().click();
+  await page.getByRole("button", { name: "Buy this course for $19.50" }).first().click();
   const buy = page.getByRole("dialog", { name: "Buy this course" });
   await buy.getByRole("button", { name: "Pay $19.50" }).click();
   await expect(buy.getByText("Please enter your card number")).toBeVisible();

@@ -269,7 +269,7 @@ FROM generate_series(1, ${B.otherMembers}) j,
     {
       label: "vacuum analyze",
       sql: `VACUUM (ANALYZE) communities, community_members, "user", user_profiles, courses, course_modules,
-        course_lessons, lesson_completions, course_purchases`,
+        course_lessons, lesson_completions, entitlements`,
     },
   ];
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { COURSE_LIMITS, COURSE_MESSAGES, lessonVideo } from "./courses";
+import { COURSE_ACCESS_MODES, MAX_TIERS } from "./payments";
 import { safeName } from "./names";
 
 const title = (max: number) =>
@@ -11,7 +12,7 @@ const title = (max: number) =>
       .max(max, `Title must be at most ${max} characters`),
   );
 
-/** Price: a number, at least 0, in steps of 0.01 (0 = free). */
+/** Price: a number in the community's currency units, at least 0, in steps of 0.01 (0 = not sold). */
 const price = z
   .number({ error: COURSE_MESSAGES.priceInvalid })
   .min(0, COURSE_MESSAGES.priceInvalid)
@@ -26,6 +27,10 @@ const courseFields = {
     .min(1, COURSE_MESSAGES.descriptionRequired)
     .max(COURSE_LIMITS.descriptionMax),
   price,
+  /** Open to every member, to members of chosen tiers, or sold once. */
+  access: z.enum(COURSE_ACCESS_MODES, { error: "Choose who the course is open to" }),
+  /** The community's tiers that open a 'tiers' course. */
+  tier_ids: z.array(z.uuid("Unknown tier")).max(MAX_TIERS),
   thumbnail_url: z
     .string()
     .max(500)
@@ -34,7 +39,13 @@ const courseFields = {
     .optional(),
 };
 
-export const createCourseSchema = z.object({ ...courseFields, price: price.default(0) });
+/** Without `access`, a course with a price is sold and one without is open to every member. */
+export const createCourseSchema = z.object({
+  ...courseFields,
+  price: price.default(0),
+  access: courseFields.access.optional(),
+  tier_ids: courseFields.tier_ids.default([]),
+});
 export type CreateCourseInput = z.infer<typeof createCourseSchema>;
 
 /** Only what is sent changes (no defaults here, or an edit would reset the price). */

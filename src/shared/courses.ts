@@ -15,6 +15,10 @@ export const COURSE_LIMITS = {
   autoCompleteRatio: 0.9,
 } as const;
 
+/** Why a course or lesson is closed: not a member, not bought, or not on a tier that opens it. */
+export const LOCK_REASONS = ["join", "purchase", "tier"] as const;
+export type LockReason = (typeof LOCK_REASONS)[number];
+
 export const DEFAULT_MODULE_TITLE = "Module 1: Introduction";
 
 export const COURSE_MESSAGES = {
@@ -37,6 +41,9 @@ export const COURSE_MESSAGES = {
   reviewCourse: "Review Course",
   markComplete: "Mark Complete",
   purchaseNotNeeded: "This course is free",
+  tierLocked: "This lesson is for members of the tiers that include this course.",
+  onTiers: (names: readonly string[]) => `Available on ${names.join(" or ") || "another tier"}`,
+  buyFor: (price: string) => `Buy this course for ${price}`,
 } as const;
 
 /** The course card's button (SPEC §2): 'Start Course' at 0%, 'Review Course' at 100%, else 'Continue'. */

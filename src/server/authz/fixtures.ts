@@ -180,7 +180,8 @@ const WORLD_TABLES = {
   posts: ["posts", "id, community_id, author_id, content, type, visibility, is_approved, poll_data"],
   comments: ["comments", "id, post_id, author_id, content"],
   saved: ["saved_posts", "post_id, user_id"],
-  courses: ["courses", "id, community_id, title, description, price, status, order_index, created_by"],
+  courses: ["courses", "id, community_id, title, description, price, access, status, order_index, created_by"],
+  coursePrices: ["prices", "product, community_id, course_id, interval, currency, amount"],
   modules: ["course_modules", "id, course_id, title, order_index"],
   lessons: ["course_lessons", "id, module_id, title, video_url, order_index"],
   notifications: ["notifications", "id, user_id, community_id, actor_id, type, title, data"],
@@ -252,8 +253,9 @@ export async function createWorlds(
     ];
     for (const [co, title, price, status, order] of courses) {
       rows.courses.push(
-        `(${lit(co.id)}, ${c}, ${lit(`${title} ${tok}`)}, ${lit(`About ${tok}`)}, ${price}, ${lit(status)}, ${order}, ${id("owner")})`,
+        `(${lit(co.id)}, ${c}, ${lit(`${title} ${tok}`)}, ${lit(`About ${tok}`)}, ${price}, ${lit(price > 0 ? "sold" : "members")}, ${lit(status)}, ${order}, ${id("owner")})`,
       );
+      if (price > 0) rows.coursePrices.push(`('course', ${c}, ${lit(co.id)}, 'once', 'usd', ${price * 100})`);
       rows.modules.push(`(${lit(co.moduleId)}, ${lit(co.id)}, ${lit(`Module ${tok}`)}, 0)`);
       rows.lessons.push(
         `(${lit(co.lessonId)}, ${lit(co.moduleId)}, ${lit(`Lesson ${tok}`)}, ${lit(`https://videos.example.test/${tok}.mp4`)}, 0)`,
@@ -307,11 +309,11 @@ export async function worldState(t: TestApp, w: World, actorId: string | null): 
        (SELECT string_agg(post_id || ':' || user_id, ',' ORDER BY post_id, user_id) FROM saved_posts WHERE post_id IN (SELECT id FROM p)),
        (SELECT string_agg(post_id || ':' || user_id || ':' || option_index, ',' ORDER BY post_id, user_id) FROM poll_votes WHERE post_id IN (SELECT id FROM p)),
        (SELECT count(*)::text FROM user_warnings WHERE community_id = $1),
-       (SELECT string_agg(row(id, title, description, price, status, order_index, thumbnail_url)::text, ',' ORDER BY id) FROM courses WHERE id IN (SELECT id FROM co)),
+       (SELECT string_agg(row(id, title, description, price, access, tier_ids, status, order_index, thumbnail_url)::text, ',' ORDER BY id) FROM courses WHERE id IN (SELECT id FROM co)),
        (SELECT string_agg(row(id, title, description, order_index)::text, ',' ORDER BY id) FROM course_modules WHERE id IN (SELECT id FROM mo)),
        (SELECT string_agg(row(id, module_id, title, video_url, is_preview, order_index)::text, ',' ORDER BY id) FROM course_lessons WHERE module_id IN (SELECT id FROM mo)),
        (SELECT string_agg(user_id || ':' || lesson_id, ',' ORDER BY user_id, lesson_id) FROM lesson_completions WHERE course_id IN (SELECT id FROM co)),
-       (SELECT string_agg(user_id || ':' || course_id, ',' ORDER BY user_id, course_id) FROM course_purchases WHERE course_id IN (SELECT id FROM co)),
+       (SELECT string_agg(user_id || ':' || course_id || ':' || status, ',' ORDER BY user_id, course_id, status) FROM entitlements WHERE course_id IN (SELECT id FROM co)),
        (SELECT string_agg(id || ':' || user_id || ':' || is_read, ',' ORDER BY id) FROM notifications WHERE community_id = $1),
        (SELECT string_agg(key || ':' || status, ',' ORDER BY key) FROM media_files WHERE community_id = $1),
        (SELECT row(s.global_enabled, s.email_enabled, s.in_app_enabled, s.community_settings)::text

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { randomUUID } from "node:crypto";
-import { courseLessons, courseModules, courses, lessonCompletions, mediaFiles } from "#server/db/schema/index";
+import { toMinor } from "#shared/payments";
+import { courseLessons, courseModules, courses, lessonCompletions, mediaFiles, prices } from "#server/db/schema/index";
 import type { Storage } from "#server/lib/storage";
 import type { DemoAccount, SeededCommunity, Tx } from "./communities";
 import { DEMO_COURSES, type CourseSpec } from "./content/courses.data";
@@ -66,6 +67,7 @@ export async function seedCourses(input: {
       title: spec.title,
       description: spec.description,
       price: spec.price,
+      access: spec.price > 0 ? "sold" : "members",
       status: spec.status,
       orderIndex,
       createdBy: community.ownerId,
@@ -125,6 +127,20 @@ export async function seedCourses(input: {
   }
 
   await tx.insert(courses).values(courseRows);
+  // A sold course's one-time price (demo communities charge in US dollars).
+  const sold = courseRows.filter((c) => c.access === "sold");
+  if (sold.length) {
+    await tx.insert(prices).values(
+      sold.map((c) => ({
+        product: "course" as const,
+        communityId: c.communityId,
+        courseId: c.id,
+        interval: "once" as const,
+        currency: "usd",
+        amount: toMinor(Number(c.price), "usd"),
+      })),
+    );
+  }
   await tx.insert(courseModules).values(moduleRows);
   await tx.insert(courseLessons).values(lessonRows);
   if (completionRows.length) await tx.insert(lessonCompletions).values(completionRows);

@@ -143,7 +143,7 @@ describe("demo courses", () => {
     expect(other).toMatchObject({ has_access: false, completed_count: 0, progress: 0 });
     const max = await userId("member@hearth.test");
     const [rows] = await query<{ purchases: number; paid_completions: number }>(sql`
-      select (select count(*)::int from course_purchases where user_id = ${max}) as purchases,
+      select (select count(*)::int from entitlements where kind = 'course' and user_id = ${max}) as purchases,
              (select count(*)::int from lesson_completions where user_id = ${max} and course_id = ${paid.id}) as paid_completions`);
     expect(rows).toEqual({ purchases: 0, paid_completions: 0 });
   });

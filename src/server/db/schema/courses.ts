@@ -75,15 +75,3 @@ export const lessonCompletions = pgTable(
     index("lesson_completions_course_idx").on(t.userId, t.courseId),
   ],
 );
-
-/** Simulated purchases that grant access to a paid course. */
-export const coursePurchases = pgTable(
-  "course_purchases",
-  {
-    userId: textRef("user_id", () => user.id),
-    courseId: uuidRef("course_id", () => courses.id),
-    amount: money("amount").notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.courseId] })],
-);

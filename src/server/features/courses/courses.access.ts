@@ -1,11 +1,13 @@
-import { eq, sql } from "drizzle-orm";
-import type { PgColumn } from "drizzle-orm/pg-core";
+import { eq, sql, type SQL } from "drizzle-orm";
+import { PgDialect, type PgColumn } from "drizzle-orm/pg-core";
 import { COURSE_MESSAGES as CM } from "#shared/courses";
+import type { CourseAccessMode } from "#shared/payments";
 import { can, isRole, type CommunityRole } from "#shared/roles";
 import type { AppContext, Viewer } from "#server/context";
 import { boundSql, type Queryable } from "#server/db/client";
 import { courseLessons, courseModules, type courses, type LessonResource } from "#server/db/schema/index";
 import { isUuid, requireCommunity, requirePermission } from "#server/lib/community-access";
+import { courseEntitlementSql, memberTierSql } from "#server/lib/entitlement-access";
 import { AppError } from "#server/lib/errors";
 
 // Who may see, watch and manage a course, module or lesson; shared by the courses feature's modules.
@@ -50,9 +52,32 @@ export type CourseAccessRow = {
   c_visibility: string;
   c_slug: string;
   c_name: string;
+  c_currency: string;
   role: string | null;
+  access: CourseAccessMode;
+  tier_ids: string[];
+  /** An open course entitlement (a 'sold' course bought and not refunded). */
   purchased: boolean;
+  /** The viewer's open membership is on one of tier_ids. */
+  in_tier: boolean;
+  /** The names of the tiers (not archived) that open a 'tiers' course, in their order. */
+  tier_names: string[];
 };
+
+/** What decides a viewer's access to a course (the row of COURSE_ACCESS_SQL or of a list). */
+export type CourseGate = Pick<CourseAccessRow, "access" | "purchased" | "in_tier">;
+
+/**
+ * The per-viewer access columns of a course row aliased `co` (with `co.access`) for viewer
+ * `userRef` (a bound parameter or an SQL expression): paid access is read only from entitlements.
+ */
+export const courseGateSql = (userRef: SQL) => sql`${courseEntitlementSql(sql.raw("co.id"), userRef)} AS purchased,
+           coalesce(co.access = 'tiers' AND ${memberTierSql(sql.raw("co.community_id"), userRef)} = ANY(co.tier_ids), false) AS in_tier`;
+
+/** The names of the tiers (not archived) that open the 'tiers' course aliased `co`, in their order. */
+export const tierNamesSql =
+  sql.raw(`CASE WHEN co.access = 'tiers' THEN coalesce((SELECT array_agg(ct.name ORDER BY ct.position) FROM community_tiers ct
+             WHERE ct.id = ANY(co.tier_ids) AND ct.archived_at IS NULL), '{}') ELSE '{}' END AS tier_names`);
 
 /**
  * A course the viewer may see, with the viewer's role and purchase, in one query. A draft is seen
@@ -66,7 +91,7 @@ export type CourseAccessRow = {
 export const COURSE_ACCESS_SQL = `
     SELECT co.id, co.community_id, co.title, co.description, co.price::float8 AS price, co.status, co.order_index,
            co.thumbnail_url, co.created_at, c.visibility AS c_visibility, c.slug AS c_slug, c.name AS c_name, m.role,
-           EXISTS (SELECT 1 FROM course_purchases p WHERE p.course_id = co.id AND p.user_id = $2) AS purchased
+           c.currency AS c_currency, co.access, co.tier_ids, ${new PgDialect().sqlToQuery(sql`${courseGateSql(sql.raw("$2"))}, ${tierNamesSql}`).sql}
       FROM courses co
       JOIN communities c ON c.id = co.community_id
       LEFT JOIN community_members m ON m.community_id = co.community_id AND m.user_id = $2
@@ -96,11 +121,24 @@ export async function requireCourse(db: Queryable, courseId: string, viewerId: s
   return { course: r, role };
 }
 
-/** Whether the viewer may watch: members, and for a paid course only with a purchase (staff always). */
-export function accessOf(course: { price: number; purchased: boolean }, role: CommunityRole | null) {
+/**
+ * Whether the viewer may watch (staff always): every member of a 'members' course; for 'tiers',
+ * members whose open membership is on one of its tiers; for 'sold', members holding an open course
+ * entitlement.
+ */
+export function accessOf(course: CourseGate, role: CommunityRole | null) {
   if (isStaff(role)) return true;
   if (!role) return false;
-  return course.price <= 0 || course.purchased;
+  if (course.access === "tiers") return course.in_tier;
+  if (course.access === "sold") return course.purchased;
+  return true;
+}
+
+/** Why a course is closed to the viewer: not a member, not on a tier that opens it, or not bought. */
+export function lockReason(course: CourseGate, role: CommunityRole | null) {
+  if (accessOf(course, role)) return null;
+  if (!role) return "join" as const;
+  return course.access === "tiers" ? ("tier" as const) : ("purchase" as const);
 }
 
 /**
@@ -109,7 +147,7 @@ export function accessOf(course: { price: number; purchased: boolean }, role: Co
  * this, so a file is served to exactly those the lesson shows it to.
  */
 export function lessonUnlocked(
-  course: { price: number; purchased: boolean; status: "draft" | "published" },
+  course: CourseGate & { status: "draft" | "published" },
   lesson: { is_preview: boolean },
   role: CommunityRole | null,
 ) {

@@ -7,9 +7,12 @@ import { requireCommunity } from "#server/lib/community-access";
 import {
   accessOf,
   COURSE_MODULES_SQL,
+  courseGateSql,
   isStaff,
   lessonUnlocked,
+  lockReason,
   requireCourse,
+  tierNamesSql,
   type CourseAccessRow,
 } from "./courses.access";
 
@@ -18,15 +21,36 @@ import {
 const toCourseDto = (
   r: Pick<
     CourseAccessRow,
-    "id" | "community_id" | "title" | "description" | "price" | "status" | "order_index" | "thumbnail_url"
+    | "id"
+    | "community_id"
+    | "title"
+    | "description"
+    | "price"
+    | "status"
+    | "order_index"
+    | "thumbnail_url"
+    | "access"
+    | "tier_ids"
+    | "tier_names"
   >,
-  extra: { has_access: boolean; lessons_count: number; completed_count: number },
+  extra: {
+    has_access: boolean;
+    lock_reason: ReturnType<typeof lockReason>;
+    currency: string;
+    lessons_count: number;
+    completed_count: number;
+  },
 ) => ({
   id: r.id,
   community_id: r.community_id,
   title: r.title,
   description: r.description,
   price: Number(r.price),
+  currency: extra.currency,
+  access: r.access,
+  tier_ids: r.tier_ids,
+  tier_names: r.tier_names,
+  lock_reason: extra.lock_reason,
   status: r.status,
   order_index: r.order_index,
   thumbnail_url: r.thumbnail_url,
@@ -52,7 +76,7 @@ export async function listCourses({ ctx, viewer, idOrSlug }: CommunityVisit) {
              WHERE m.course_id = co.id) AS lessons_count,
            (SELECT count(*)::int FROM lesson_completions lc
              WHERE lc.course_id = co.id AND lc.user_id = ${viewer?.id ?? ""}) AS completed_count,
-           EXISTS (SELECT 1 FROM course_purchases p WHERE p.course_id = co.id AND p.user_id = ${viewer?.id ?? ""}) AS purchased
+           co.access, co.tier_ids, ${courseGateSql(sql`${viewer?.id ?? ""}`)}, ${tierNamesSql}
       FROM courses co
      WHERE co.community_id = ${community.id} AND (co.status = 'published' OR ${staff})
      ORDER BY co.order_index, co.created_at`);
@@ -60,6 +84,8 @@ export async function listCourses({ ctx, viewer, idOrSlug }: CommunityVisit) {
     items: res.rows.map((r) =>
       toCourseDto(r, {
         has_access: accessOf(r, role),
+        lock_reason: lockReason(r, role),
+        currency: community.currency,
         lessons_count: r.lessons_count,
         completed_count: r.completed_count,
       }),
@@ -104,7 +130,7 @@ export async function findCourse({
     lessons: LessonJson[];
   }>(boundSql(COURSE_MODULES_SQL, [course.id, viewer?.id ?? ""]));
   const hasAccess = accessOf(course, role);
-  const member = role !== null;
+  const reason = lockReason(course, role);
   let total = 0;
   let done = 0;
   const modules = res.rows.map((m) => ({
@@ -126,7 +152,7 @@ export async function findCourse({
         order_index: l.order_index,
         completed: l.completed,
         locked: !unlocked,
-        lock_reason: unlocked ? null : member ? ("purchase" as const) : ("join" as const),
+        lock_reason: unlocked ? null : (reason ?? ("join" as const)),
         // Never sent for a locked lesson.
         video_url: unlocked ? l.video_url : null,
         resources: unlocked ? l.resources : [],
@@ -134,7 +160,13 @@ export async function findCourse({
     }),
   }));
   return {
-    course: toCourseDto(course, { has_access: hasAccess, lessons_count: total, completed_count: done }),
+    course: toCourseDto(course, {
+      has_access: hasAccess,
+      lock_reason: reason,
+      currency: course.c_currency,
+      lessons_count: total,
+      completed_count: done,
+    }),
     community: { id: course.community_id, slug: course.c_slug, name: course.c_name },
     modules,
     viewer_role: role,

@@ -9,6 +9,8 @@ import {
   updateCourseSchema,
   updateLessonSchema,
 } from "#shared/courses.schemas";
+import { LOCK_REASONS } from "#shared/courses";
+import { COURSE_ACCESS_MODES } from "#shared/payments";
 import { COMMUNITY_ROLES } from "#shared/roles";
 import type { AppContext } from "#server/context";
 import { errorResponses } from "#server/lib/schemas";
@@ -22,7 +24,12 @@ const courseDto = z.object({
   community_id: z.string(),
   title: z.string(),
   description: z.string(),
-  price: z.number(),
+  price: z.number().describe("A sold course's price in the community's currency units; 0 otherwise"),
+  currency: z.string(),
+  access: z.enum(COURSE_ACCESS_MODES),
+  tier_ids: z.array(z.string()).describe("The tiers that open a 'tiers' course"),
+  tier_names: z.array(z.string()).describe("Their names, in the community's order"),
+  lock_reason: z.enum(LOCK_REASONS).nullable().describe("Why the viewer has no access: join, purchase or tier"),
   status: z.enum(["draft", "published"]),
   order_index: z.number(),
   thumbnail_url: z.string().nullable(),
@@ -44,7 +51,7 @@ const lessonDto = z.object({
   resources: z.array(z.object({ title: z.string(), url: z.string() })),
   completed: z.boolean(),
   locked: z.boolean(),
-  lock_reason: z.enum(["join", "purchase"]).nullable(),
+  lock_reason: z.enum(LOCK_REASONS).nullable(),
 });
 
 const courseDetail = z.object({
@@ -183,7 +190,7 @@ export const courseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     {
       schema: {
         tags,
-        summary: "Simulated purchase of a paid course (no real charge; recorded as a purchase)",
+        summary: "Simulated purchase of a course sold separately (no real charge; recorded as a course entitlement)",
         params: courseParams,
         response: { 200: courseDetail, ...errorResponses },
       },

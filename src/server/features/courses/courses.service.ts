@@ -1,9 +1,21 @@
+import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { COURSE_MESSAGES as CM, DEFAULT_MODULE_TITLE } from "#shared/courses";
 import { type CreateCourseInput } from "#shared/courses.schemas";
+import {
+  currencyDecimals,
+  formatMoney,
+  minAmount,
+  PAYMENT_MESSAGES,
+  toMinor,
+  MAX_AMOUNT,
+  type CourseAccessMode,
+} from "#shared/payments";
 import { ROLE_RANK } from "#shared/roles";
-import { courseModules, coursePurchases, courses, mediaFiles } from "#server/db/schema/index";
+import type { Tx } from "#server/db/client";
+import { courseModules, courses, mediaFiles } from "#server/db/schema/index";
 import type { CommunityRequest } from "#server/features/communities/index";
+import { courseEntitlementSql } from "#server/lib/entitlement-access";
 import { AppError } from "#server/lib/errors";
 import { linkUploads } from "#server/lib/uploads";
 import {
@@ -19,23 +31,94 @@ import { findCourse, listCourses } from "./courses.read";
 // Courses: creating, editing, deleting, ordering and buying them. Modules and lessons have their
 // own modules (courses.modules.ts, courses.lessons.ts); reads are in courses.read.ts.
 
+type CourseSale = { access: CourseAccessMode; tierIds: string[]; price: number };
+
+/**
+ * Who a course is open to, checked against the community: a 'tiers' course names at least one of
+ * its tiers on sale; a 'sold' course has a price the currency can charge. Unsent fields keep the
+ * course's current value; without `access`, a price makes a course sold (the one-price form).
+ */
+async function resolveSale(
+  tx: Tx,
+  community: { id: string; currency: string },
+  current: CourseSale | null,
+  input: { access?: CourseAccessMode; tier_ids?: string[]; price?: number },
+): Promise<CourseSale> {
+  const price = input.price ?? current?.price ?? 0;
+  const access =
+    input.access ??
+    (input.price !== undefined && current?.access !== "tiers"
+      ? input.price > 0
+        ? "sold"
+        : "members"
+      : (current?.access ?? "members"));
+  if (access === "tiers") {
+    const tierIds = [...new Set(input.tier_ids ?? current?.tierIds ?? [])];
+    if (tierIds.length === 0) throw new AppError("VALIDATION", PAYMENT_MESSAGES.tierIdsNeeded);
+    const found = await tx.execute<{ n: number }>(sql`
+      SELECT count(*)::int AS n FROM community_tiers
+       WHERE community_id = ${community.id} AND archived_at IS NULL AND id = ANY(${sql.param(tierIds)}::uuid[])`);
+    if (found.rows[0].n !== tierIds.length) throw new AppError("VALIDATION", PAYMENT_MESSAGES.tierNotFound);
+    return { access, tierIds, price: 0 };
+  }
+  if (access === "sold") {
+    const minor = toMinor(price, community.currency);
+    if (price <= 0) throw new AppError("VALIDATION", PAYMENT_MESSAGES.coursePriceNeeded);
+    if (Math.abs(minor - price * 10 ** currencyDecimals(community.currency)) > 1e-6) {
+      throw new AppError("VALIDATION", "Whole amounts only in this currency");
+    }
+    const min = minAmount(community.currency);
+    if (minor < min)
+      throw new AppError("VALIDATION", `The smallest price is ${formatMoney(min, community.currency, "en")}`);
+    if (minor > MAX_AMOUNT) throw new AppError("VALIDATION", "That price is too high");
+    return { access, tierIds: [], price };
+  }
+  return { access, tierIds: [], price: 0 };
+}
+
+/** A sold course's active 'once' price: replaced by a new row when the amount or currency changes; off sale otherwise. */
+async function syncCoursePrice(
+  tx: Tx,
+  courseId: string,
+  community: { id: string; currency: string },
+  sale: CourseSale,
+) {
+  const want = sale.access === "sold" ? toMinor(sale.price, community.currency) : null;
+  const res = await tx.execute<{ id: string; amount: number; currency: string }>(
+    sql`SELECT id, amount, currency FROM prices WHERE course_id = ${courseId} AND product = 'course' AND active`,
+  );
+  const keep = res.rows.find((p) => want !== null && p.amount === want && p.currency === community.currency);
+  const stale = res.rows.filter((p) => p !== keep).map((p) => p.id);
+  if (stale.length > 0)
+    await tx.execute(sql`UPDATE prices SET active = false WHERE id = ANY(${sql.param(stale)}::uuid[])`);
+  if (want !== null && !keep) {
+    await tx.execute(sql`
+      INSERT INTO prices (product, community_id, course_id, interval, currency, amount)
+      VALUES ('course', ${community.id}, ${courseId}, 'once', ${community.currency}, ${want})`);
+  }
+}
+
 export async function createCourse({ ctx, viewer, idOrSlug, input }: CommunityRequest<{ input: CreateCourseInput }>) {
   const community = await requireCoursesManager({ ctx, viewer, idOrSlug });
   checkOwnMedia(input.thumbnail_url, community.id);
   const id = await ctx.db.transaction(async (tx) => {
+    const sale = await resolveSale(tx, community, null, input);
     const [row] = await tx
       .insert(courses)
       .values({
         communityId: community.id,
         title: input.title,
         description: input.description,
-        price: input.price,
+        price: sale.price,
+        access: sale.access,
+        tierIds: sale.tierIds,
         status: "draft",
         thumbnailUrl: input.thumbnail_url ?? null,
         createdBy: viewer.id,
         orderIndex: sql`(SELECT coalesce(max(order_index) + 1, 0) FROM courses WHERE community_id = ${community.id})`,
       })
       .returning({ id: courses.id });
+    await syncCoursePrice(tx, row.id, community, sale);
     await tx.insert(courseModules).values({ courseId: row.id, title: DEFAULT_MODULE_TITLE, orderIndex: 0 });
     await linkUploads(tx, [input.thumbnail_url], { courseId: row.id }, { communityId: community.id });
     return row.id;
@@ -51,7 +134,17 @@ export async function updateCourse({
 }: ViewerRequest<{ courseId: string; input: Partial<CreateCourseInput> & { status?: "draft" | "published" } }>) {
   const { course } = await requireManagedCourse(ctx, viewer, courseId);
   checkOwnMedia(input.thumbnail_url, course.community_id);
+  const community = { id: course.community_id, currency: course.c_currency };
   await ctx.db.transaction(async (tx) => {
+    const changesSale = input.access !== undefined || input.tier_ids !== undefined || input.price !== undefined;
+    let sale: CourseSale | null = null;
+    if (changesSale) {
+      // Saves of the same course take turns, so its active price stays one row.
+      await tx.execute(sql`SELECT 1 FROM courses WHERE id = ${course.id} FOR UPDATE`);
+      const current = { access: course.access, tierIds: course.tier_ids, price: Number(course.price) };
+      sale = await resolveSale(tx, community, current, input);
+      await syncCoursePrice(tx, course.id, community, sale);
+    }
     if (input.thumbnail_url !== undefined && input.thumbnail_url !== course.thumbnail_url) {
       // The old thumbnail's row goes (its files with it); the new one belongs to the course.
       await tx.delete(mediaFiles).where(eq(mediaFiles.courseId, course.id));
@@ -62,7 +155,7 @@ export async function updateCourse({
       .set({
         ...(input.title !== undefined ? { title: input.title } : {}),
         ...(input.description !== undefined ? { description: input.description } : {}),
-        ...(input.price !== undefined ? { price: input.price } : {}),
+        ...(sale ? { price: sale.price, access: sale.access, tierIds: sale.tierIds } : {}),
         ...(input.status !== undefined ? { status: input.status } : {}),
         ...(input.thumbnail_url !== undefined ? { thumbnailUrl: input.thumbnail_url } : {}),
         updatedAt: new Date(),
@@ -87,20 +180,36 @@ export async function reorderCourses({ ctx, viewer, idOrSlug, ids }: CommunityRe
   return listCourses({ ctx, viewer, idOrSlug: community.id });
 }
 
+const ownsCourse = async (tx: Tx, userId: string, courseId: string) =>
+  (await tx.execute(sql`SELECT ${courseEntitlementSql(sql`${courseId}::uuid`, userId)} AS owns`)).rows[0]?.owns ===
+  true;
+
 /**
- * The simulated purchase (no real charge; recorded as a purchase at the course's price). Only a
- * member of the community buys; buying twice changes nothing.
+ * The simulated purchase (no real charge): an active course entitlement at the course's active
+ * price. Only a member of the community buys; buying twice changes nothing (the viewer's row lock
+ * on the course makes two at once take turns).
  */
 export async function purchaseCourse({ ctx, viewer, courseId }: ViewerRequest<{ courseId: string }>) {
   const { course, role } = await requireCourse(ctx.db, courseId, viewer.id);
   if (!role) throw new AppError("FORBIDDEN", "Join the community to buy its courses");
-  if (course.price <= 0) throw new AppError("VALIDATION", CM.purchaseNotNeeded);
+  if (course.access !== "sold") throw new AppError("VALIDATION", CM.purchaseNotNeeded);
   if (course.status !== "published") throw new AppError("VALIDATION", "This course is not published yet");
-  if (ROLE_RANK[role] < ROLE_RANK.admin) {
-    await ctx.db
-      .insert(coursePurchases)
-      .values({ userId: viewer.id, courseId: course.id, amount: course.price })
-      .onConflictDoNothing();
+  if (ROLE_RANK[role] < ROLE_RANK.admin && !course.purchased) {
+    await ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(7243210, hashtext(${`${viewer.id}:${course.id}`}))`);
+      const bought = await tx.execute(sql`
+        INSERT INTO entitlements (user_id, kind, community_id, course_id, price_id, status, provider,
+                                  provider_payment_id, amount, currency, interval)
+        SELECT ${viewer.id}, 'course', p.community_id, p.course_id, p.id, 'active', 'simulated',
+               ${`sim_pi_${randomUUID()}`}, p.amount, p.currency, 'once'
+          FROM prices p
+         WHERE p.course_id = ${course.id} AND p.product = 'course' AND p.active
+           AND NOT ${courseEntitlementSql(sql`${course.id}::uuid`, viewer.id)}
+         ORDER BY p.created_at DESC LIMIT 1`);
+      if (bought.rowCount === 0 && !(await ownsCourse(tx, viewer.id, course.id))) {
+        throw new AppError("VALIDATION", PAYMENT_MESSAGES.priceUnavailable);
+      }
+    });
   }
   return findCourse({ ctx, viewer, courseId: course.id });
 }

@@ -309,15 +309,29 @@ describe("paid access", () => {
       locked: false,
       resources: [{ title: "Workbook", url: "https://example.com/secret-workbook" }],
     });
-    const purchase = await t.database.pool.query(
-      `SELECT amount::float8 AS amount FROM course_purchases WHERE user_id = $1 AND course_id = $2`,
-      [users.member.id, c.course.id],
-    );
-    expect(purchase.rows).toEqual([{ amount: 49 }]);
+    const purchase = () =>
+      t.database.pool.query(
+        `SELECT e.amount, e.currency, e.status, e.provider, e.interval, e.provider_payment_id, e.price_id = p.id AS at_price
+           FROM entitlements e JOIN prices p ON p.course_id = e.course_id AND p.active
+          WHERE e.user_id = $1 AND e.course_id = $2 AND e.kind = 'course'`,
+        [users.member.id, c.course.id],
+      );
+    expect((await purchase()).rows).toEqual([
+      {
+        amount: 4900,
+        currency: "usd",
+        status: "active",
+        provider: "simulated",
+        interval: "once",
+        provider_payment_id: expect.stringMatching(/^sim_pi_[0-9a-f-]{36}$/),
+        at_price: true,
+      },
+    ]);
     // Buying twice changes nothing; a free course needs no purchase; outsiders must join first.
     expect(
       (await http().post(`/api/courses/${c.course.id}/purchase`, {}, { cookie: users.member.cookie })).status,
     ).toBe(200);
+    expect((await purchase()).rows).toHaveLength(1);
     expect(
       (await http().post(`/api/courses/${c.course.id}/purchase`, {}, { cookie: users.outsider.cookie })).status,
     ).toBe(403);

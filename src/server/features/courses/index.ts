@@ -1,2 +1,2 @@
 // What other features use of courses (media checks a lesson's access).
-export { lessonUnlocked, managesCourses } from "./courses.access";
+export { courseGateSql, lessonUnlocked, managesCourses } from "./courses.access";

@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { sql } from "drizzle-orm";
+import type { CourseAccessMode } from "#shared/payments";
 import { ROLE_RANK, isRole, visibleTo, type CommunityRole } from "#shared/roles";
 import { MIME_BY_EXTENSION } from "#shared/uploads";
 import type { AppContext } from "#server/context";
 import { originalKeyOf, variantKeys } from "#server/lib/uploads";
-import { lessonUnlocked, managesCourses } from "#server/features/courses/index";
+import { courseGateSql, lessonUnlocked, managesCourses } from "#server/features/courses/index";
 
 /** How stored files are served: every accepted upload type, and sanitized SVG icons. */
 const MEDIA_TYPES: Record<string, string> = { ...MIME_BY_EXTENSION, ".svg": "image/svg+xml" };
@@ -50,16 +51,16 @@ export async function mediaAccess(
     p_author: string | null;
     lesson_id: string | null;
     l_preview: boolean | null;
-    l_price: number | null;
+    l_access: CourseAccessMode | null;
     l_status: "draft" | "published" | null;
     purchased: boolean;
+    in_tier: boolean;
     thumbnail_status: "draft" | "published" | null;
   }>(sql`
     SELECT c.visibility AS c_visibility, mem.role, f.status, f.post_id,
            p.visibility AS p_visibility, p.is_approved AS p_approved, p.deleted_at IS NOT NULL AS p_deleted,
            p.author_id AS p_author, f.lesson_id, l.is_preview AS l_preview,
-           co.price::float8 AS l_price, co.status AS l_status,
-           EXISTS (SELECT 1 FROM course_purchases cp WHERE cp.course_id = co.id AND cp.user_id = ${viewerId ?? ""}) AS purchased,
+           co.access AS l_access, co.status AS l_status, ${courseGateSql(sql`${viewerId ?? ""}`)},
            tc.status AS thumbnail_status
       FROM communities c
       LEFT JOIN community_members mem ON mem.community_id = c.id AND mem.user_id = ${viewerId ?? ""}
@@ -85,7 +86,12 @@ export async function mediaAccess(
         ? "public"
         : r.lesson_id &&
             lessonUnlocked(
-              { price: r.l_price ?? 0, purchased: r.purchased, status: r.l_status ?? "draft" },
+              {
+                access: r.l_access ?? "members",
+                purchased: r.purchased,
+                in_tier: r.in_tier,
+                status: r.l_status ?? "draft",
+              },
               { is_preview: r.l_preview ?? false },
               role,
             )
@@ -128,12 +134,12 @@ async function courseFileAccess(
   const res = await ctx.db.execute<{
     what: "lesson" | "thumbnail";
     is_preview: boolean;
-    price: number;
+    access: CourseAccessMode;
     status: "draft" | "published";
     purchased: boolean;
+    in_tier: boolean;
   }>(sql`
-    SELECT 'lesson' AS what, l.is_preview, co.price::float8 AS price, co.status,
-           EXISTS (SELECT 1 FROM course_purchases cp WHERE cp.course_id = co.id AND cp.user_id = ${viewerId ?? ""}) AS purchased
+    SELECT 'lesson' AS what, l.is_preview, co.access, co.status, ${courseGateSql(sql`${viewerId ?? ""}`)}
       FROM courses co
       JOIN course_modules mo ON mo.course_id = co.id
       JOIN course_lessons l ON l.module_id = mo.id
@@ -142,7 +148,7 @@ async function courseFileAccess(
             OR l.video_url = ANY(${sql.param(urls)}::text[])
             OR l.resources @> ANY(${sql.param(urls.map((url) => JSON.stringify([{ url }])))}::jsonb[]))
     UNION ALL
-    SELECT 'thumbnail', false, co.price::float8, co.status, false
+    SELECT 'thumbnail', false, co.access, co.status, false, false
       FROM courses co
      WHERE co.community_id = ${communityId}
        AND (co.id = (SELECT f.course_id FROM media_files f WHERE f.key = ${original})

@@ -1,9 +1,21 @@
-import type { CourseDetail, Lesson } from "./api/courses";
+import { COURSE_MESSAGES } from "#shared/courses";
+import type { CourseDetail, CourseSummary, Lesson } from "./api/courses";
 
-/** A course's price: "Free", "$49" (whole dollars without decimals) or "$49.50". */
-export function coursePriceText(price: number): string {
+/** A course's price in the community's currency: "Free", "$49", "€49.50", "¥1,000". */
+export function coursePriceText(price: number, currency = "usd"): string {
   if (price <= 0) return "Free";
-  return `$${Number.isInteger(price) ? String(price) : price.toFixed(2)}`;
+  return new Intl.NumberFormat("en", {
+    style: "currency",
+    currency: currency.toUpperCase(),
+    ...(Number.isInteger(price) ? { minimumFractionDigits: 0 } : {}),
+  }).format(price);
+}
+
+/** What opens a locked course to a member: "Available on VIP", "Buy this course for €49". */
+export function courseLockText(course: Pick<CourseSummary, "access" | "tier_names" | "price" | "currency">) {
+  if (course.access === "tiers") return COURSE_MESSAGES.onTiers(course.tier_names);
+  if (course.access === "sold") return COURSE_MESSAGES.buyFor(coursePriceText(course.price, course.currency));
+  return null;
 }
 
 /** A lesson's length, stored in seconds, shown in whole minutes ("12 min"). */

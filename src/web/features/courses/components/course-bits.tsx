@@ -1,6 +1,7 @@
 import { GraduationCap, Lock } from "lucide-react";
 import { cn } from "#web/lib/cn";
-import { coursePriceText } from "../format";
+import type { CourseSummary } from "../api/courses";
+import { courseLockText, coursePriceText } from "../format";
 import { LazyImage } from "#web/features/communities";
 
 /** A course's progress: a bar with its percentage, announced as a progress bar. */
@@ -57,9 +58,21 @@ export function DraftBadge({ className }: { className?: string }) {
   );
 }
 
-/** "Free" or the price; a lock when the viewer has not bought the course yet. */
-export function PriceBadge({ price, locked, className }: { price: number; locked?: boolean; className?: string }) {
-  const free = price <= 0;
+/**
+ * "Free", the price of a sold course, or the tiers a course is on; a lock and what opens it when
+ * the viewer has no access yet.
+ */
+export function PriceBadge({
+  course,
+  locked,
+  className,
+}: {
+  course: Pick<CourseSummary, "access" | "tier_names" | "price" | "currency">;
+  locked?: boolean;
+  className?: string;
+}) {
+  const free = course.access === "members";
+  const lockText = locked ? courseLockText(course) : null;
   return (
     <span
       className={cn(
@@ -69,8 +82,8 @@ export function PriceBadge({ price, locked, className }: { price: number; locked
       )}
     >
       {locked && <Lock className="size-3" aria-hidden="true" />}
-      {coursePriceText(price)}
-      {locked && <span className="sr-only"> (not purchased yet)</span>}
+      {course.access === "tiers" ? course.tier_names.join(" · ") : coursePriceText(course.price, course.currency)}
+      {lockText && <span className="sr-only"> ({lockText})</span>}
     </span>
   );
 }

@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { Button } from "#web/components/ui/button";
 import { toast } from "#web/lib/toast";
 import { type CourseDetail, type Lesson, useCourseMutations } from "../api/courses";
-import { coursePriceText, coursesTabPath, durationText, lessonsText } from "../format";
+import { courseLockText, coursesTabPath, durationText, lessonsText } from "../format";
 import { CourseProgress, DraftBadge, PriceBadge } from "./course-bits";
 import { courseErrorText } from "./dialog-parts";
 
@@ -51,7 +51,7 @@ export function CourseHeader({
           <div className="min-w-0 flex-1">
             <div className="flex flex-wrap items-center gap-2">
               {course.status === "draft" && <DraftBadge />}
-              <PriceBadge price={course.price} locked={course.price > 0 && !course.has_access} />
+              <PriceBadge course={course} locked={course.lock_reason === "purchase" || course.lock_reason === "tier"} />
               <span className="inline-flex items-center gap-1 text-xs font-medium text-stone-600">
                 <BookOpen className="size-3.5" aria-hidden="true" />
                 {lessonsText(lessons.length)}
@@ -88,7 +88,7 @@ export function CourseHeader({
             {needsPurchase && (
               <Button size="lg" className="w-full" onClick={() => onOpen("purchase")}>
                 <ShoppingCart className="size-4" aria-hidden="true" />
-                Buy course — {coursePriceText(course.price)}
+                {courseLockText(course)}
               </Button>
             )}
             {manage && <ManageButtons detail={detail} onOpen={onOpen} />}

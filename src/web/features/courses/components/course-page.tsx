@@ -68,7 +68,7 @@ function CourseView({ detail }: { detail: CourseDetail }) {
   const selectedModule = selected ? detail.modules.find((m) => m.id === selected.module_id) : undefined;
   const member = detail.viewer_role !== null;
   const manage = detail.can_manage;
-  const needsPurchase = member && course.price > 0 && !course.has_access;
+  const needsPurchase = member && course.lock_reason === "purchase";
 
   const complete = useCompleteLesson(course.id);
   const moves = useOutlineMoves(detail);

@@ -89,7 +89,7 @@ export function CoursesTab({
 
 function CourseCard({ course, communitySlug }: { course: CourseSummary; communitySlug: string }) {
   const id = useId();
-  const locked = course.price > 0 && !course.has_access;
+  const locked = course.lock_reason === "purchase" || course.lock_reason === "tier";
   return (
     <article
       aria-labelledby={`${id}-title`}
@@ -104,7 +104,7 @@ function CourseCard({ course, communitySlug }: { course: CourseSummary; communit
         />
         <div className="absolute inset-x-3 top-3 flex items-start justify-between gap-2">
           {course.status === "draft" ? <DraftBadge className="shadow-sm" /> : <span />}
-          <PriceBadge price={course.price} locked={locked} className="shadow-sm" />
+          <PriceBadge course={course} locked={locked} className="shadow-sm" />
         </div>
       </div>
       <div className="flex flex-1 flex-col p-5">

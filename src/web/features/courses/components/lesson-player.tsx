@@ -1,7 +1,7 @@
 import { ExternalLink, Lock, LogIn, ShoppingCart, VideoOff } from "lucide-react";
 import { useRef } from "react";
 import { Link } from "react-router";
-import { COURSE_LIMITS, COURSE_MESSAGES, lessonVideo } from "#shared/courses";
+import { COURSE_LIMITS, COURSE_MESSAGES, lessonVideo, type LockReason } from "#shared/courses";
 import { Button, buttonClasses } from "#web/components/ui/button";
 import type { Lesson } from "../api/courses";
 
@@ -84,15 +84,16 @@ export function LessonLock({
   reason,
   communityName,
   communityPath,
-  priceText,
+  lockText,
   onBuy,
   signedOut,
   onSignIn,
 }: {
-  reason: "join" | "purchase";
+  reason: LockReason;
   communityName: string;
   communityPath: string;
-  priceText: string;
+  /** "Buy this course for €49", "Available on VIP". */
+  lockText: string;
   onBuy: () => void;
   signedOut: boolean;
   onSignIn: () => void;
@@ -106,14 +107,22 @@ export function LessonLock({
       </span>
       <h2 className="relative mt-4 text-lg font-bold sm:text-xl">This lesson is locked</h2>
       <p className="relative mt-1.5 max-w-md text-sm text-stone-200">
-        {reason === "purchase" ? COURSE_MESSAGES.locked : `Join ${communityName} to take this course.`}
+        {reason === "purchase"
+          ? COURSE_MESSAGES.locked
+          : reason === "tier"
+            ? `${lockText}. ${COURSE_MESSAGES.tierLocked}`
+            : `Join ${communityName} to take this course.`}
       </p>
       <div className="relative mt-5 flex flex-wrap justify-center gap-3">
         {reason === "purchase" ? (
           <Button size="lg" onClick={onBuy}>
             <ShoppingCart className="size-4" aria-hidden="true" />
-            Buy course — {priceText}
+            {lockText}
           </Button>
+        ) : reason === "tier" ? (
+          <Link to={communityPath} className={buttonClasses({ size: "lg" })}>
+            See the plans
+          </Link>
         ) : (
           <>
             <Link to={communityPath} className={buttonClasses({ size: "lg" })}>

@@ -16,7 +16,7 @@ import { COURSE_MESSAGES } from "#shared/courses";
 import { Button } from "#web/components/ui/button";
 import { cn } from "#web/lib/cn";
 import type { CourseDetail, CourseModule, Lesson } from "../api/courses";
-import { coursePriceText, durationText } from "../format";
+import { courseLockText, durationText } from "../format";
 import { LessonLock, LessonPlayer } from "./lesson-player";
 
 export function LessonView({
@@ -60,7 +60,7 @@ export function LessonView({
           reason={lesson.lock_reason ?? "join"}
           communityName={detail.community.name}
           communityPath={`/community/${encodeURIComponent(detail.community.slug)}`}
-          priceText={coursePriceText(detail.course.price)}
+          lockText={courseLockText(detail.course) ?? ""}
           onBuy={onBuy}
           signedOut={signedOut}
           onSignIn={onSignIn}

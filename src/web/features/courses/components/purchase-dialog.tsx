@@ -13,7 +13,7 @@ export function PurchaseDialog({ open, onOpenChange, detail }: CourseDialogProps
   // Once bought, the Buy buttons are gone: focus goes to the unlocked lesson instead.
   const bought = useRef(false);
   const { course } = detail;
-  const price = coursePriceText(course.price);
+  const price = coursePriceText(course.price, course.currency);
   const closeResets = resetOnClose(purchase, onOpenChange);
   return (
     <Dialog
