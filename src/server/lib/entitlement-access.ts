@@ -37,13 +37,18 @@ export function memberTierSql(communityRef: SQL, userRef: SQL | string): SQL {
 
 /**
  * Joining without paying (JOIN, an invite) is for free communities and those with a free tier; a
- * community that sells only paid tiers answers 402: the membership comes with a checkout.
+ * community that sells only paid tiers answers 402 (the membership comes with a checkout) unless
+ * the person still holds an open entitlement there.
  */
-export async function requireFreeEntry(db: Queryable, community: { id: string; type: string }) {
+export async function requireFreeEntry(db: Queryable, community: { id: string; type: string }, userId: string) {
   if (community.type !== "paid") return;
-  const res = await db.execute<{ free: boolean; paid: boolean }>(sql`
-    SELECT bool_or(is_free) AS free, bool_or(NOT is_free) AS paid
+  const res = await db.execute<{ free: boolean; paid: boolean; holds: boolean }>(sql`
+    SELECT bool_or(is_free) AS free, bool_or(NOT is_free) AS paid,
+           EXISTS (SELECT 1 FROM entitlements e WHERE e.user_id = ${userId} AND e.community_id = ${community.id}
+                      AND e.kind = 'community' AND ${entitlementOpenSql("e")}) AS holds
       FROM community_tiers WHERE community_id = ${community.id} AND archived_at IS NULL`);
   const tiers = res.rows[0];
-  if (tiers?.paid && !tiers.free) throw new AppError("PAYMENT_REQUIRED", PAYMENT_MESSAGES.checkoutNeeded);
+  // Someone who paid and left comes back for the rest of their paid period.
+  if (tiers?.paid && !tiers.free && !tiers.holds)
+    throw new AppError("PAYMENT_REQUIRED", PAYMENT_MESSAGES.checkoutNeeded);
 }

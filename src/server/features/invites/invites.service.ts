@@ -56,7 +56,7 @@ export async function acceptInvite({ ctx, viewer, code }: { ctx: AppContext; vie
     throw err;
   }
   // An invite to a paid community leads to its checkout (with the invite code), not in for free.
-  if (!(await roleIn(ctx.db, community.id, viewer.id))) await requireFreeEntry(ctx.db, community);
+  if (!(await roleIn(ctx.db, community.id, viewer.id))) await requireFreeEntry(ctx.db, community, viewer.id);
   const added = await ctx.db.transaction(async (tx) => {
     const joined = await addMember(tx, { community, userId: viewer.id, viaInvite: true });
     if (!joined) return false;

@@ -6,6 +6,7 @@ import type { Queryable } from "#server/db/client";
 import { communityBans, communityMembers, user } from "#server/db/schema/index";
 import { addMember, requireCommunity, requirePermission } from "#server/lib/community-access";
 import { requireFreeEntry } from "#server/lib/entitlement-access";
+import { stopRenewals } from "#server/features/payments/index";
 import { AppError } from "#server/lib/errors";
 import { notificationVisible } from "#server/lib/notifications";
 import { publishMembershipChange } from "#server/lib/realtime";
@@ -20,7 +21,7 @@ import { publishMembershipChange } from "#server/lib/realtime";
 export async function joinCommunity({ ctx, viewer, idOrSlug }: { ctx: AppContext; viewer: Viewer; idOrSlug: string }) {
   const { community, role } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id, privateAs: "gate" });
   if (role) return { role, joined: false, slug: community.slug };
-  await requireFreeEntry(ctx.db, community);
+  await requireFreeEntry(ctx.db, community, viewer.id);
   const joined = await ctx.db.transaction((tx) => addMember(tx, { community, userId: viewer.id }));
   return { role: "member" as CommunityRole, joined, slug: community.slug };
 }
@@ -42,6 +43,7 @@ export async function leaveCommunity({ ctx, viewer, idOrSlug }: { ctx: AppContex
       .where(and(eq(communityMembers.communityId, community.id), eq(communityMembers.userId, viewer.id)));
     await publishMembershipChange(tx, [viewer.id]);
   });
+  await stopRenewals(ctx, viewer.id, community.id);
   return { role: null };
 }
 
@@ -263,6 +265,7 @@ export async function removeMember({
         .onConflictDoNothing();
     }
   });
+  await stopRenewals(ctx, userId, access.community.id);
 }
 
 export async function findBans({ ctx, viewer, idOrSlug }: { ctx: AppContext; viewer: Viewer; idOrSlug: string }) {

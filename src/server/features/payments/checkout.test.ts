@@ -250,4 +250,26 @@ describe("a member pays for a tier (simulated provider)", () => {
     ]);
     expect(count.rows[0].n).toBe(1);
   });
+
+  it("leaving stops the renewals; coming back within the paid period needs no new payment", async () => {
+    const owner = await signedInUser(t);
+    const member = await signedInUser(t);
+    const c = await paidCommunity(owner);
+    await subscribe(c, member);
+    expect((await http.post(`/api/communities/${c.id}/leave`, {}, { cookie: member.cookie })).status).toBe(200);
+    await drain();
+    expect(await role(c, member)).toBeNull();
+    expect((await billing(member)).subscriptions[0]).toMatchObject({
+      status: "canceled",
+      cancel_at_period_end: true,
+      open: true,
+    });
+    const back = await http.post(`/api/communities/${c.id}/join`, {}, { cookie: member.cookie });
+    expect(back.status).toBe(200);
+    expect(await role(c, member)).toBe("member");
+    // A ban ends renewals as well, and keeps them out.
+    const banned = await http.post(`/api/communities/${c.id}/bans`, { user_id: member.id }, { cookie: owner.cookie });
+    expect(banned.status).toBe(204);
+    expect((await http.post(`/api/communities/${c.id}/join`, {}, { cookie: member.cookie })).status).toBe(403);
+  });
 });

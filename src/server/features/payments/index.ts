@@ -3,3 +3,4 @@ export { paymentRoutes } from "./payments.routes";
 export { pricingRoutes } from "./pricing.routes";
 export { paymentJobHandlers } from "./events";
 export { paymentProvider, isSimulated } from "./provider-registry";
+export { stopRenewals } from "./subscriptions.service";

@@ -203,3 +203,33 @@ export async function portalLink(ctx: AppContext, viewer: Viewer) {
   if (!url) throw new AppError("NOT_FOUND", "There is no billing portal for your account");
   return { url };
 }
+
+/**
+ * A member who leaves, or is removed or banned, is not charged again: each running subscription
+ * to that community is set to end with its paid period (no refund; the provider's answer is
+ * applied). A provider that cannot be reached leaves it to the hourly reconciliation, logged.
+ */
+export async function stopRenewals(ctx: AppContext, userId: string, communityId: string) {
+  const running = await ctx.db
+    .select({ sub: entitlements.providerSubscriptionId })
+    .from(entitlements)
+    .where(
+      and(
+        eq(entitlements.userId, userId),
+        eq(entitlements.communityId, communityId),
+        eq(entitlements.kind, "community"),
+        sql`${entitlements.status} IN ('trialing', 'active', 'past_due')`,
+        sql`${entitlements.providerSubscriptionId} IS NOT NULL`,
+      ),
+    );
+  if (running.length === 0) return;
+  const provider = await paymentProvider(ctx);
+  for (const { sub } of running) {
+    try {
+      await provider.setCancelAtPeriodEnd(sub!, true);
+      await applySubscription(ctx, provider, sub!);
+    } catch (err) {
+      ctx.log.error({ err, subscription: sub }, "payments: could not stop a subscription's renewals");
+    }
+  }
+}
