@@ -1,0 +1,199 @@
+import { describe, expect, it } from "vitest";
+import { buildApp } from "#server/app";
+import { connectDatabase } from "#server/db/client";
+import { signedInUser } from "#server/test/harness";
+import { processEvent } from "./events";
+import { paymentProvider } from "./provider-registry";
+import {
+  checkoutStatus,
+  deliver,
+  drain,
+  entitlementsOf,
+  eventsSince,
+  paidCommunity,
+  paymentsOf,
+  payTier,
+  postWebhook,
+  roleOf,
+  subscribe,
+  useStripeApp,
+} from "./webhooks.test-helpers";
+
+// The Stripe webhook through the HTTP app on PostgreSQL, against the fake Stripe server (issue 18,
+// "Webhooks done right"): signatures, events twice, out of order and in two processes at once.
+
+const w = useStripeApp();
+const count = async (sql: string, params: unknown[] = []) =>
+  Number((await w.t.database.pool.query(sql, params)).rows[0].n);
+
+describe("stripe webhook: access starts with the provider's confirmation", () => {
+  it("not on the success URL: only once the signed events are processed", async () => {
+    const owner = await signedInUser(w.t);
+    const member = await signedInUser(w.t);
+    const c = await paidCommunity(w, owner);
+    const paid = await payTier(w, member, c);
+    expect(paid.events.map((e) => e.type)).toEqual([
+      "checkout.session.completed",
+      "customer.subscription.created",
+      "invoice.paid",
+      "invoice.payment_succeeded",
+    ]);
+    // The browser is back on the success URL; Stripe has not called yet.
+    expect(await checkoutStatus(w, member, paid.checkoutId)).toBe("open");
+    expect(await roleOf(w, c, member)).toBeNull();
+    for (const e of paid.events) expect(await deliver(w, e)).toEqual({ received: true, duplicate: false });
+    // Stored and queued, not yet processed.
+    expect(await roleOf(w, c, member)).toBeNull();
+    await drain(w.t.app);
+    expect(await roleOf(w, c, member)).toBe("member");
+    expect(await checkoutStatus(w, member, paid.checkoutId)).toBe("complete");
+    expect(await entitlementsOf(w, member)).toMatchObject([
+      { status: "active", amount: 1500, currency: "eur", provider_subscription_id: paid.subId },
+    ]);
+    expect(await paymentsOf(w, member)).toMatchObject([{ kind: "charge", status: "succeeded", amount: 1500 }]);
+    const processed = await count(
+      `SELECT count(*) AS n FROM payment_events WHERE id = ANY($1) AND processed_at IS NOT NULL`,
+      [paid.events.map((e) => e.id)],
+    );
+    expect(processed).toBe(4);
+  });
+});
+
+describe("stripe webhook: what is refused", () => {
+  it("a bad or missing signature, a tampered body, another secret, another mode: 400, nothing stored, no job", async () => {
+    const owner = await signedInUser(w.t);
+    const member = await signedInUser(w.t);
+    const c = await paidCommunity(w, owner);
+    const paid = await payTier(w, member, c);
+    const event = paid.events[0];
+    const { body, signature } = w.fake.signed(event);
+    const tampered = body.replace(`"id": "${event.id}"`, `"id": "${event.id}x"`);
+    expect(tampered).not.toBe(body);
+    const live = w.fake.signed({ ...event, livemode: true } as unknown as typeof event);
+    const jobsBefore = await count(`SELECT count(*) AS n FROM jobs WHERE queue = 'payments.event'`);
+    const cases: Array<[string, string, string | undefined]> = [
+      ["bad signature", body, `t=${Math.floor(Date.now() / 1000)},v1=${"0".repeat(64)}`],
+      ["tampered body", tampered, signature],
+      ["missing header", body, undefined],
+      ["another secret", body, w.fake.signed(event, "whsec_someone_else").signature],
+      ["garbage header", body, "nonsense"],
+      ["live mode event", live.body, live.signature],
+    ];
+    for (const [name, b, sig] of cases) {
+      const res = await postWebhook(w.t.app, b, sig);
+      expect(res.status, name).toBe(400);
+      expect(res.body.error.message, name).toBeTruthy();
+    }
+    expect(await count(`SELECT count(*) AS n FROM payment_events WHERE id LIKE $1`, [`${event.id}%`])).toBe(0);
+    expect(await count(`SELECT count(*) AS n FROM jobs WHERE queue = 'payments.event'`)).toBe(jobsBefore);
+    // The same event, properly signed, is taken.
+    expect((await postWebhook(w.t.app, body, signature)).status).toBe(200);
+    expect(await count(`SELECT count(*) AS n FROM payment_events WHERE id = $1`, [event.id])).toBe(1);
+  });
+});
+
+describe("stripe webhook: the same event twice", () => {
+  it("is stored once: one entitlement, one payment, and the second answer says duplicate", async () => {
+    const owner = await signedInUser(w.t);
+    const member = await signedInUser(w.t);
+    const c = await paidCommunity(w, owner);
+    const paid = await payTier(w, member, c);
+    for (const e of paid.events) expect((await deliver(w, e)).duplicate).toBe(false);
+    for (const e of paid.events) expect((await deliver(w, e)).duplicate).toBe(true);
+    await drain(w.t.app);
+    // Stripe retries after Hearth processed it: still nothing new.
+    for (const e of paid.events) expect((await deliver(w, e)).duplicate).toBe(true);
+    await drain(w.t.app);
+    expect(await entitlementsOf(w, member)).toHaveLength(1);
+    expect(await paymentsOf(w, member)).toHaveLength(1);
+    expect(
+      await count(`SELECT count(*) AS n FROM payment_events WHERE id = ANY($1)`, [paid.events.map((e) => e.id)]),
+    ).toBe(4);
+    expect(await count(`SELECT count(*) AS n FROM community_members WHERE user_id = $1`, [member.id])).toBe(1);
+  });
+});
+
+describe("stripe webhook: events out of order end in Stripe's current state", () => {
+  it("subscription.deleted before checkout.session.completed: no access", async () => {
+    const owner = await signedInUser(w.t);
+    const member = await signedInUser(w.t);
+    const c = await paidCommunity(w, owner);
+    const paid = await payTier(w, member, c);
+    const from = w.fake.events.length;
+    await w.fake.cancelNow(paid.subId);
+    const [deleted] = eventsSince(w, from, "customer.subscription.deleted");
+    await deliver(w, deleted);
+    await drain(w.t.app);
+    for (const e of paid.events) await deliver(w, e);
+    await drain(w.t.app);
+    expect(await roleOf(w, c, member)).toBeNull();
+    expect(await entitlementsOf(w, member)).toMatchObject([{ status: "expired" }]);
+    // The money did move: the payment is recorded.
+    expect(await paymentsOf(w, member)).toMatchObject([{ kind: "charge", status: "succeeded" }]);
+  });
+
+  it("updated events in reverse: the last state at Stripe wins", async () => {
+    const owner = await signedInUser(w.t);
+    const member = await signedInUser(w.t);
+    const c = await paidCommunity(w, owner);
+    const paid = await subscribe(w, member, c);
+    const from = w.fake.events.length;
+    await w.fake.cancelAtPeriodEnd(paid.subId);
+    await w.provider.setCancelAtPeriodEnd(paid.subId, false);
+    await w.fake.cancelAtPeriodEnd(paid.subId);
+    const updates = eventsSince(w, from, "customer.subscription.updated");
+    expect(updates).toHaveLength(3);
+    for (const e of [...updates].reverse()) await deliver(w, e);
+    await drain(w.t.app);
+    expect(await entitlementsOf(w, member)).toMatchObject([{ status: "canceled", cancel_at_period_end: true }]);
+    expect(await roleOf(w, c, member)).toBe("member");
+
+    // Resumed at Stripe: its event alone brings the entitlement back to active.
+    const again = w.fake.events.length;
+    await w.provider.setCancelAtPeriodEnd(paid.subId, false);
+    const [resumed] = eventsSince(w, again, "customer.subscription.updated");
+    await deliver(w, resumed);
+    await drain(w.t.app);
+    expect(await entitlementsOf(w, member)).toMatchObject([{ status: "active", cancel_at_period_end: false }]);
+  });
+});
+
+describe("stripe webhook: two processes on one event", () => {
+  it("both receive the same events and run their workers at once: one entitlement, one payment", async () => {
+    // A second process: its own app and pool on the same database.
+    const database = connectDatabase(w.t.database.url, { max: 5 });
+    const other = await buildApp({ config: w.t.config, database, logger: false, startWorker: false });
+    await other.ready();
+    try {
+      const otherProvider = await paymentProvider(other.ctx);
+      for (let round = 0; round < 3; round++) {
+        const owner = await signedInUser(w.t);
+        const member = await signedInUser(w.t);
+        const c = await paidCommunity(w, owner);
+        const paid = await payTier(w, member, c);
+        // Both get every event at once (Stripe retrying on a timeout, behind a load balancer).
+        const answers = await Promise.all(paid.events.flatMap((e) => [deliver(w, e, w.t.app), deliver(w, e, other)]));
+        expect(answers.filter((a) => !a.duplicate)).toHaveLength(paid.events.length);
+        await Promise.all([drain(w.t.app), drain(other)]);
+        // And each process handles every event itself, all at once (a retried job racing its first run).
+        await Promise.all(
+          paid.events.flatMap((e) => {
+            const objectId = (e.data.object as { id: string }).id;
+            return [
+              processEvent(w.t.app.ctx, w.provider, e.type, objectId),
+              processEvent(other.ctx, otherProvider, e.type, objectId),
+            ];
+          }),
+        );
+        expect(await entitlementsOf(w, member)).toMatchObject([{ status: "active" }]);
+        expect(await paymentsOf(w, member)).toHaveLength(1);
+        expect(await roleOf(w, c, member)).toBe("member");
+        expect(await count(`SELECT count(*) AS n FROM community_members WHERE user_id = $1`, [member.id])).toBe(1);
+        expect(await checkoutStatus(w, member, paid.checkoutId)).toBe("complete");
+      }
+    } finally {
+      await other.close();
+      await database.close();
+    }
+  });
+});
