@@ -237,10 +237,12 @@ export async function startFakeStripe(options: FakeStripeOptions) {
           return;
         }
       }
+      // API handlers are synchronous: checking a key and recording its answer happen in one turn of
+      // the event loop, so two concurrent requests with one key (two processes) make one object.
       let status = 200;
       let body: unknown;
       try {
-        body = await match[2](match[1]!.slice(1), form, url.searchParams);
+        body = match[2](match[1]!.slice(1), form, url.searchParams);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         status = err.status;

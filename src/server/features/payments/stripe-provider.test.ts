@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeStripe, type FakeStripe } from "#server/test/fake-stripe";
 import type { FakeEvent, FakePrice, FakeProduct, FakeSubscription } from "#server/test/fake-stripe-objects";
 import type { CheckoutRequest, PaymentProvider } from "./provider";
-import { createStripeProvider, WebhookSignatureError } from "./stripe-provider";
+import { createStripeProvider, WebhookSignatureError, type StripePaymentsConfig } from "./stripe-provider";
 
 /*
  * The stripe provider against the fake Stripe server (no network, no database): each method's
@@ -12,18 +12,19 @@ import { createStripeProvider, WebhookSignatureError } from "./stripe-provider";
 const WEBHOOK_SECRET = "whsec_test_provider";
 let fake: FakeStripe;
 let provider: PaymentProvider;
+const config = (): StripePaymentsConfig => ({
+  provider: "stripe",
+  secretKey: "sk_test_provider",
+  webhookSecret: WEBHOOK_SECRET,
+  livemode: false,
+  connect: false,
+  platformFeePercent: 0,
+  api: fake.api,
+});
 
 beforeAll(async () => {
   fake = await startFakeStripe({ webhookSecret: WEBHOOK_SECRET });
-  provider = createStripeProvider({
-    provider: "stripe",
-    secretKey: "sk_test_provider",
-    webhookSecret: WEBHOOK_SECRET,
-    livemode: false,
-    connect: false,
-    platformFeePercent: 0,
-    api: fake.api,
-  });
+  provider = createStripeProvider(config());
 });
 afterAll(() => fake.close());
 
@@ -83,6 +84,13 @@ describe("stripe provider: prices", () => {
     const product = fake.object<FakeProduct>(stored.product)!;
     expect(product.name).toBe("VIP");
     expect(await provider.ensurePrice({ ...price(), providerPriceId: "price_kept" })).toBe("price_kept");
+  });
+
+  it("makes one price when two processes ask at once", async () => {
+    const p = price();
+    const other = createStripeProvider({ ...config(), secretKey: "sk_test_provider" });
+    const [a, b] = await Promise.all([provider.ensurePrice(p), other.ensurePrice(p)]);
+    expect(b).toBe(a);
   });
 
   it("creates a one-time price for a course", async () => {
@@ -455,15 +463,7 @@ describe("stripe provider: unknown ids", () => {
   });
 
   it("still throws other errors", async () => {
-    const wrongKey = createStripeProvider({
-      provider: "stripe",
-      secretKey: "rk_wrong",
-      webhookSecret: WEBHOOK_SECRET,
-      livemode: false,
-      connect: false,
-      platformFeePercent: 0,
-      api: fake.api,
-    });
+    const wrongKey = createStripeProvider({ ...config(), secretKey: "rk_wrong" });
     await expect(wrongKey.getSubscription("sub_nope")).rejects.toThrow(/Invalid API Key/);
   });
 });
