@@ -161,7 +161,10 @@ export async function applySubscription(
       );
       return null;
     }
-    const next = status ?? current!.status;
+    // A grace period that ran out stays ended while the provider keeps retrying (still past due):
+    // only a paid invoice (active) opens it again, never a later event or the reconciliation.
+    const lapsed = current?.status === "expired" && status === "past_due";
+    const next = lapsed ? "expired" : (status ?? current!.status);
     const now = new Date();
     let graceEndsAt = current?.graceEndsAt ?? null;
     if (next === "past_due" && !graceEndsAt) {
@@ -211,6 +214,20 @@ export async function applySubscription(
           providerSubscriptionId: sub.id,
         })
         .returning();
+      // First sight without its checkout's event (a missed webhook, the reconciliation): the
+      // member's waiting page learns it too.
+      const checkoutId = sub.metadata.checkout_id;
+      if (checkoutId && /^[0-9a-f-]{36}$/i.test(checkoutId))
+        await tx
+          .update(checkoutSessions)
+          .set({ status: "complete", entitlementId: row.id, updatedAt: now })
+          .where(
+            and(
+              eq(checkoutSessions.id, checkoutId),
+              eq(checkoutSessions.userId, row.userId),
+              eq(checkoutSessions.status, "open"),
+            ),
+          );
     }
     await syncMembership(tx, row, isOpen(current));
     await scheduleLapse(tx, row);
