@@ -15,6 +15,7 @@ import {
 } from "#server/lib/community-access";
 import { AppError } from "#server/lib/errors";
 import { publishMembershipChange } from "#server/lib/realtime";
+import { applySinglePrice } from "#server/lib/tier-pricing";
 import { escapeLike } from "./communities.directory";
 import type { CommunityRequest } from "./communities.types";
 import { findCommunityView } from "./communities.view";
@@ -96,9 +97,12 @@ export async function updateCommunity({
 }: CommunityRequest<{ input: UpdateCommunityInput }>) {
   const { community, role } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id });
   requirePermission(role, "manage_settings");
-  const nextType = input.type ?? community.type;
-  const nextPrice = input.price ?? Number(community.price);
-  if (nextType === "paid" && nextPrice <= 0) {
+  // The one-price form (type, price) prices the community's single tier, as the Pricing tab would.
+  const pricing =
+    input.type !== undefined || input.price !== undefined
+      ? { type: input.type ?? community.type, price: input.price ?? Number(community.price) }
+      : null;
+  if (pricing?.type === "paid" && pricing.price <= 0) {
     throw new AppError("VALIDATION", "A paid community needs a monthly price above 0");
   }
   const set: Partial<typeof communities.$inferInsert> = { updatedAt: new Date() };
@@ -107,8 +111,6 @@ export async function updateCommunity({
   if (input.tagline !== undefined) set.tagline = input.tagline;
   if (input.category !== undefined) set.category = input.category;
   if (input.visibility !== undefined) set.visibility = input.visibility;
-  if (input.type !== undefined) set.type = input.type;
-  if (input.price !== undefined || input.type === "free") set.price = nextType === "free" ? 0 : nextPrice;
   if (input.show_classroom !== undefined) set.showClassroom = input.show_classroom;
   if (input.show_calendar !== undefined) set.showCalendar = input.show_calendar;
   if (input.show_map !== undefined) set.showMap = input.show_map;
@@ -120,6 +122,7 @@ export async function updateCommunity({
   await ctx.db.transaction(async (tx) => {
     if (input.name !== undefined) await refuseConfusableName(tx, input.name, community.id);
     await tx.update(communities).set(set).where(eq(communities.id, community.id));
+    if (pricing) await applySinglePrice(tx, community, pricing);
     if (input.description !== undefined && input.description.trim() !== "") {
       await completeOnboardingTask(tx, community.id, "description", ALL_TASKS);
     }

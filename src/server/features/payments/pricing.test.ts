@@ -266,3 +266,35 @@ describe("who sees and changes the pricing", () => {
     expect(res.body.tiers[0].prices.month.id).not.toBe(kept.prices.month.id);
   });
 });
+
+describe("the settings' one-price form (PATCH type and price)", () => {
+  it("prices the single tier like the Pricing tab, and refuses when there are several", async () => {
+    const owner = await signedInUser(t);
+    const c = await community(owner);
+    const patch = (body: Record<string, unknown>) =>
+      http.patch(`/api/communities/${c.id}`, body, { cookie: owner.cookie });
+    expect((await patch({ type: "paid", price: 49 })).body).toMatchObject({ type: "paid", price: 49 });
+    const first = (await http.get(`/api/communities/${c.id}/tiers`)).body.tiers;
+    expect(first).toMatchObject([{ name: "Members", free: false, prices: { month: { amount: 4900 }, year: null } }]);
+    expect((await patch({ price: 59 })).body).toMatchObject({ type: "paid", price: 59 });
+    const second = (await http.get(`/api/communities/${c.id}/tiers`)).body.tiers;
+    expect(second).toHaveLength(1);
+    expect(second[0].id).toBe(first[0].id);
+    expect(second[0].prices.month.amount).toBe(5900);
+    expect(second[0].prices.month.id).not.toBe(first[0].prices.month.id);
+    const tooSmall = await patch({ price: 0.3 });
+    expect(tooSmall.status).toBe(400);
+    expect(tooSmall.body.error.message).toBe("The smallest price is $0.50");
+    expect((await patch({ type: "free" })).body).toMatchObject({ type: "free", price: 0 });
+    expect((await http.get(`/api/communities/${c.id}/tiers`)).body.tiers[0]).toMatchObject({
+      free: true,
+      prices: { month: null, year: null },
+    });
+
+    await put(c, owner, pricing([tier({ name: "A" }), tier({ name: "B", monthly_amount: 4900 })]));
+    const several = await patch({ type: "paid", price: 10 });
+    expect(several.status).toBe(400);
+    expect(several.body.error.message).toBe(PAYMENT_MESSAGES.severalTiers);
+    expect(await communityRow(c)).toMatchObject({ type: "paid", price: 9 });
+  });
+});
