@@ -36,6 +36,16 @@ const seconds = (s: number) => new Date(s * 1000);
 function known<T extends string>(value: string | null | undefined, values: readonly T[], fallback: T): T {
   return values.includes(value as T) ? (value as T) : fallback;
 }
+const SUBSCRIPTION_STATUSES: readonly ProviderSubscriptionStatus[] = [
+  "trialing",
+  "active",
+  "past_due",
+  "unpaid",
+  "canceled",
+  "incomplete",
+  "incomplete_expired",
+  "paused",
+];
 const CHECKOUT_STATUSES = ["open", "complete", "expired"] as const;
 const CHECKOUT_PAYMENT_STATUSES = ["paid", "unpaid", "no_payment_required"] as const;
 const INVOICE_STATUSES = ["paid", "open", "uncollectible", "void", "draft"] as const;
@@ -70,7 +80,8 @@ function normalizeSubscription(s: Stripe.Subscription): ProviderSubscription {
   return {
     id: s.id,
     customerId: idOf(s.customer) ?? "",
-    status: s.status as ProviderSubscriptionStatus,
+    // A status newer than this code opens nothing: read as `incomplete` (not yet paid).
+    status: known(s.status, SUBSCRIPTION_STATUSES, "incomplete"),
     providerPriceId: item?.price.id ?? "",
     currentPeriodEnd: seconds(periodEnd),
     cancelAtPeriodEnd: s.cancel_at_period_end,
