@@ -28,6 +28,8 @@ export const PERMISSIONS = {
   ban_users: ["owner", "admin"],
   view_analytics: ["owner", "admin"],
   delete_community: ["owner"],
+  /** Revenue, the payments export and payouts: admins manage settings, but the money is the owner's. */
+  view_revenue: ["owner"],
   manage_courses: ["owner", "admin"],
 } as const satisfies Record<string, readonly CommunityRole[]>;
 
