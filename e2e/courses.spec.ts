@@ -127,10 +127,11 @@ test("an admin creates a course, adds a YouTube lesson, an uploaded clip and a m
   await expect(create.getByText(COURSE_MESSAGES.descriptionRequired)).toBeVisible();
   await create.getByLabel("Title").fill("Watercolor foundations");
   await create.getByLabel("Description").fill("Paper, pigments and your first washes.");
+  await create.getByLabel("Sold separately").check();
   await create.getByLabel("Price (USD)").fill("-1");
   await create.getByRole("button", { name: "Create course" }).click();
   await expect(create.getByText(COURSE_MESSAGES.priceInvalid)).toBeVisible();
-  await create.getByLabel("Price (USD)").fill("0");
+  await create.getByLabel("Everyone in the community").check();
   await create.getByRole("button", { name: "Create course" }).click();
   await expect(page.getByText(COURSE_MESSAGES.created, { exact: true })).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/community/${community.slug}/course/[0-9a-f-]{36}$`));

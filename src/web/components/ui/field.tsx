@@ -108,14 +108,18 @@ export function PasswordField(props: Omit<InputFieldProps, "type">) {
 }
 
 /** A price in US dollars: a "$" before the number, and an optional unit after it ("per month"). */
-export function PriceField({ suffix, ...props }: Omit<InputFieldProps, "type"> & { suffix?: string }) {
+export function PriceField({
+  suffix,
+  symbol = "$",
+  ...props
+}: Omit<InputFieldProps, "type"> & { suffix?: string; /** The currency's sign before the amount. */ symbol?: string }) {
   const [field, input] = splitFieldProps(props);
   const affix = "pointer-events-none absolute inset-y-0 flex items-center text-sm text-stone-500";
   return (
     <Field {...field}>
       {(control) => (
         <div className="relative">
-          <span className={cn(affix, "left-3")}>$</span>
+          <span className={cn(affix, "left-3")}>{symbol}</span>
           <input
             type="number"
             inputMode="decimal"

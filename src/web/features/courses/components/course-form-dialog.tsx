@@ -8,12 +8,13 @@ import { COURSE_LIMITS, COURSE_MESSAGES } from "#shared/courses";
 import { createCourseSchema } from "#shared/courses.schemas";
 import { Button } from "#web/components/ui/button";
 import { Dialog, DialogContent } from "#web/components/ui/dialog";
-import { Field, PriceField, TextareaField, TextField } from "#web/components/ui/field";
+import { Field, TextareaField, TextField } from "#web/components/ui/field";
 import { FormMessage } from "#web/components/ui/form-message";
 import { fileKindOf, fileTooLarge, useFileUpload } from "#web/lib/upload-file";
 import { UPLOAD_MESSAGES, acceptedExtensions } from "#shared/uploads";
 import { useCourseMutations, useCreateCourse } from "../api/courses";
 import { coursePath } from "../format";
+import { CourseAccessField } from "./course-access-field";
 import { type CourseDialogProps, courseErrorText, FormButtons, resetOnClose } from "./dialog-parts";
 
 type Input = z.input<typeof createCourseSchema>;
@@ -55,7 +56,7 @@ export function CreateCourseDialog({
   );
 }
 
-/** Edit a course's title, description and price. */
+/** Edit a course's title, description, access and price. */
 export function EditCourseDialog({ open, onOpenChange, detail }: CourseDialogProps) {
   const { update } = useCourseMutations(detail.course.id);
   const { course } = detail;
@@ -68,13 +69,22 @@ export function EditCourseDialog({ open, onOpenChange, detail }: CourseDialogPro
             title: course.title,
             description: course.description,
             price: course.price,
+            access: course.access,
+            tier_ids: course.tier_ids,
             thumbnail_url: course.thumbnail_url,
           }}
           submitLabel="Save changes"
           error={update.error ? courseErrorText(update.error, "Failed to save the course") : null}
           onCancel={() => onOpenChange(false)}
-          onSubmit={async ({ title, description, price, thumbnail_url }) => {
-            await update.mutateAsync({ title, description, price, thumbnail_url: thumbnail_url ?? null });
+          onSubmit={async ({ title, description, price, access, tier_ids, thumbnail_url }) => {
+            await update.mutateAsync({
+              title,
+              description,
+              access,
+              ...(access === "tiers" ? { tier_ids } : {}),
+              ...(access === "sold" ? { price } : {}),
+              thumbnail_url: thumbnail_url ?? null,
+            });
             toast.success("Course saved");
             onOpenChange(false);
           }}
@@ -86,7 +96,7 @@ export function EditCourseDialog({ open, onOpenChange, detail }: CourseDialogPro
 
 function CourseForm({
   communityId,
-  defaults = { title: "", description: "", price: 0 },
+  defaults = { title: "", description: "", price: 0, access: "members", tier_ids: [] },
   submitLabel,
   error,
   onCancel,
@@ -154,15 +164,7 @@ function CourseForm({
         error={errors.description?.message}
         {...register("description")}
       />
-      <PriceField
-        label="Price (USD)"
-        error={errors.price?.message}
-        hint="0 makes the course free for every member. Payment is simulated: no real charge is made."
-        className="max-w-xs"
-        min={0}
-        max={COURSE_LIMITS.priceMax}
-        {...register("price", { valueAsNumber: true })}
-      />
+      <CourseAccessField communityId={communityId} control={control} register={register} errors={errors} />
       <Field
         label="Thumbnail (optional)"
         hint="JPEG, PNG, WebP or GIF up to 10MB; shown on the course card."
