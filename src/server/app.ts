@@ -24,7 +24,13 @@ import { postRoutes } from "./features/posts/posts.routes";
 import { profileRoutes } from "./features/profiles/profiles.routes";
 import { notificationRoutes } from "./features/notifications/notifications.routes";
 import { notificationJobHandlers } from "./features/notifications/notifications.service";
-import { paymentJobHandlers, paymentRoutes, pricingRoutes } from "./features/payments/index";
+import {
+  paymentJobHandlers,
+  paymentRoutes,
+  payoutRoutes,
+  pricingRoutes,
+  revenueRoutes,
+} from "./features/payments/index";
 import { realtimeRoutes } from "./features/realtime/realtime.routes";
 import { canonicalUrl } from "./lib/canonical-url";
 import { mediaJobHandlers } from "./lib/uploads";
@@ -109,6 +115,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   await app.register(billingRoutes, { ctx });
   await app.register(paymentRoutes, { ctx });
   await app.register(pricingRoutes, { ctx });
+  await app.register(revenueRoutes, { ctx });
+  await app.register(payoutRoutes, { ctx });
   await app.register(realtimeRoutes, { ctx });
   await app.register(devRoutes, { ctx });
   await app.register(adminRoutes, { ctx });

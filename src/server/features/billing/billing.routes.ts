@@ -21,7 +21,13 @@ export const billingRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         summary:
           "Start the creator's 14-day free trial (simulated: no card data is sent or charged) and create their paid community; once per account (409 after that, the same request_id answers what it made)",
         body: startTrialSchema,
-        response: { 200: planDto, 201: planDto, ...errorResponses },
+        response: {
+          200: planDto.extend({
+            checkout_url: z.string().nullable().describe("Stripe Checkout, where the card is taken (null: simulated)"),
+          }),
+          201: planDto.extend({ checkout_url: z.string().nullable() }),
+          ...errorResponses,
+        },
       },
     },
     async (request, reply) => {

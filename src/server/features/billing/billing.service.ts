@@ -8,13 +8,16 @@ import {
   type StartTrialInput,
 } from "#shared/billing";
 import { LIMITS } from "#shared/limits";
+import { DEFAULT_CURRENCY, DEFAULT_GRACE_DAYS } from "#shared/payments";
 import { MSG } from "#shared/messages";
 import { slugify } from "#shared/communities";
 import type { AppContext, Viewer } from "#server/context";
 import type { Queryable } from "#server/db/client";
 import { communities, creatorPlans } from "#server/db/schema/index";
 import { insertOwnedCommunity, isUniqueViolation } from "#server/lib/community-access";
+import { applySinglePrice } from "#server/lib/tier-pricing";
 import { AppError } from "#server/lib/errors";
+import { startCreatorPlanCheckout } from "#server/features/payments/index";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -71,6 +74,30 @@ export async function startTrial({
   input: StartTrialInput;
   /** The slug generator (tests pass a colliding one). */
   candidate?: (email: string) => string;
+}): Promise<PlanDto & { created: boolean; checkout_url: string | null }> {
+  const made = await createTrialCommunity({ ctx, viewer, input, candidate });
+  if (!made.created || !made.community) return { ...made, checkout_url: null };
+  // The plan is bought through the payment provider: Stripe Checkout, or the simulated card form
+  // the funnel already showed (confirmed through the event queue).
+  const { checkout_url } = await startCreatorPlanCheckout(
+    ctx,
+    viewer,
+    input.plan,
+    `/community/${made.community.slug}/setup`,
+  );
+  return { ...made, checkout_url };
+}
+
+async function createTrialCommunity({
+  ctx,
+  viewer,
+  input,
+  candidate,
+}: {
+  ctx: AppContext;
+  viewer: Viewer;
+  input: StartTrialInput;
+  candidate: (email: string) => string;
 }): Promise<PlanDto & { created: boolean }> {
   const name = communityName(viewer, viewer.email.split("@")[0] ?? "");
   for (let attempt = 0; attempt < PAID_SLUG_TRIES; attempt++) {
@@ -91,6 +118,12 @@ export async function startTrial({
           type: "paid",
           price: DEFAULT_PAID_COMMUNITY_PRICE,
         });
+        // Members join it through a checkout: one tier at the default monthly price.
+        await applySinglePrice(
+          tx,
+          { id: community.id, currency: DEFAULT_CURRENCY, graceDays: DEFAULT_GRACE_DAYS },
+          { type: "paid", price: DEFAULT_PAID_COMMUNITY_PRICE },
+        );
         const values = {
           plan: input.plan,
           trialEndsAt: new Date(Date.now() + TRIAL_DAYS * DAY_MS),

@@ -49,7 +49,20 @@ describe("starting a free trial", () => {
       ])
     ).rows;
     expect(row).toMatchObject({ plan: "monthly", community_id: res.body.community.id });
-    expect((await http.get("/api/billing/plan", { cookie: u.cookie })).body).toEqual(res.body);
+    const { checkout_url, ...plan } = res.body;
+    expect(checkout_url).toBeNull();
+    expect((await http.get("/api/billing/plan", { cookie: u.cookie })).body).toEqual(plan);
+    // The plan went through the simulated provider: once its confirmation is processed, the creator
+    // holds a trialing creator-plan subscription at the plan's price.
+    while ((await t.app.ctx.worker.runOnce()) > 0);
+    const billing = await http.get("/api/billing", { cookie: u.cookie });
+    expect(billing.body.subscriptions).toMatchObject([
+      { kind: "creator_plan", status: "trialing", amount: 9900, currency: "usd", interval: "month" },
+    ]);
+    // Members of the new community join it through a checkout.
+    const member = await signedInUser(t);
+    const join = await http.post(`/api/communities/${plan.community.id}/join`, {}, { cookie: member.cookie });
+    expect(join.status).toBe(402);
   });
 
   it("makes one community for one purchase, even when the submit is doubled at once", async () => {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { PAYMENT_PROVIDERS } from "#shared/payments";
 import type { AppContext } from "#server/context";
 
 /** What the browser needs to know about this installation. */
@@ -17,6 +18,8 @@ export const publicConfigRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = as
             /** smtp: mail is sent; outbox: it waits at /dev/mailbox on this machine; held: no SMTP and
              * no local outbox (a public address), so it waits for the operators (/admin/mailbox). */
             mail_transport: z.enum(["outbox", "held", "smtp"]),
+            /** simulated: the card forms stay in the browser and no money moves; stripe: Stripe Checkout. */
+            payments_provider: z.enum(PAYMENT_PROVIDERS),
           }),
         },
       },
@@ -29,6 +32,7 @@ export const publicConfigRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = as
         google_enabled: Boolean(ctx.config.google),
         site_url: ctx.config.publicUrl,
         mail_transport: mailTransport,
+        payments_provider: ctx.config.payments.provider,
       };
     },
   );

@@ -5,6 +5,8 @@ import { PLANS, type PlanId, TRIAL_DAYS } from "#shared/plans";
 import { SimulatedCardForm } from "#web/features/billing";
 import { Dialog, DialogContent } from "#web/components/ui/dialog";
 import { errorMessage } from "#web/lib/api";
+import { Button } from "#web/components/ui/button";
+import { usePublicConfig } from "#web/lib/public-config";
 import { useStartTrialMutation } from "#web/features/billing";
 import { dateFormat, PricingPage, usePlanParam, useSignedInOrHome } from "./pricing-page";
 
@@ -40,6 +42,7 @@ function PaymentDialog({ plan, email }: { plan: PlanId; email: string }) {
   const [trialEnds] = useState(() => new Date(Date.now() + TRIAL_DAYS * DAY_MS));
   const details = PLANS[plan];
   const close = () => navigate(`/signup/pricing?plan=${plan}`);
+  const stripe = usePublicConfig().data?.payments_provider === "stripe";
 
   return (
     <Dialog
@@ -83,21 +86,43 @@ function PaymentDialog({ plan, email }: { plan: PlanId; email: string }) {
               <dd className="text-lg font-bold text-stone-900 tabular-nums">$0.00</dd>
             </div>
           </dl>
-          <SimulatedCardForm
-            submitLabel="Start Free Trial"
-            email={{ value: email, locked: Boolean(email) }}
-            error={
-              start.error
-                ? errorMessage(start.error, "Your trial could not be started. Please try again.", ["CONFLICT"])
-                : null
-            }
-            onCancel={close}
-            onPaid={async () => {
-              const result = await start.mutateAsync({ plan, request_id: requestId });
-              // No community only when a replay finds the one it made already deleted.
-              navigate(result.community ? `/community/${result.community.slug}/setup` : "/");
-            }}
-          />
+          {stripe ? (
+            <div className="space-y-3">
+              {start.error && (
+                <p role="alert" className="text-sm text-red-700">
+                  {errorMessage(start.error, "Your trial could not be started. Please try again.", ["CONFLICT"])}
+                </p>
+              )}
+              <Button
+                className="w-full"
+                disabled={start.isPending}
+                onClick={async () => {
+                  const result = await start.mutateAsync({ plan, request_id: requestId });
+                  // The card is taken on Stripe's own page; the plan starts when Stripe confirms it.
+                  if (result.checkout_url) window.location.assign(result.checkout_url);
+                  else navigate(result.community ? `/community/${result.community.slug}/setup` : "/");
+                }}
+              >
+                {start.isPending ? "Opening secure checkout…" : "Continue to secure checkout"}
+              </Button>
+            </div>
+          ) : (
+            <SimulatedCardForm
+              submitLabel="Start Free Trial"
+              email={{ value: email, locked: Boolean(email) }}
+              error={
+                start.error
+                  ? errorMessage(start.error, "Your trial could not be started. Please try again.", ["CONFLICT"])
+                  : null
+              }
+              onCancel={close}
+              onPaid={async () => {
+                const result = await start.mutateAsync({ plan, request_id: requestId });
+                // No community only when a replay finds the one it made already deleted.
+                navigate(result.community ? `/community/${result.community.slug}/setup` : "/");
+              }}
+            />
+          )}
         </div>
       </DialogContent>
     </Dialog>
