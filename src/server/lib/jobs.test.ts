@@ -264,3 +264,45 @@ describe("a worker killed with SIGKILL", () => {
     expect((await rows(queue))[0]).toMatchObject({ status: "done", attempts: 2 });
   }, 60_000);
 });
+
+describe("concurrency per queue", () => {
+  it("runs up to the queue's limit of a batch at once; other queues stay one at a time", async () => {
+    const wide = queueName();
+    const narrow = queueName();
+    let running = 0;
+    let most = 0;
+    let release!: () => void;
+    const fourRunning = new Promise<void>((resolve) => (release = resolve));
+    let narrowRunning = 0;
+    let narrowMost = 0;
+    const w = worker({
+      [wide]: async (p) => {
+        running++;
+        most = Math.max(most, running);
+        if (running === 4) release();
+        // Each waits until four run side by side: with one at a time this never resolves.
+        await fourRunning;
+        running--;
+        if (p.fail) throw new Error("declined");
+      },
+      [narrow]: async () => {
+        narrowRunning++;
+        narrowMost = Math.max(narrowMost, narrowRunning);
+        await new Promise((r) => setImmediate(r));
+        narrowRunning--;
+      },
+    });
+    w.setConcurrency(wide, 4);
+    expect(() => w.setConcurrency(wide, 0)).toThrow();
+    for (let i = 0; i < 8; i++) await enqueueJob(t.database.db, wide, { i, fail: i === 5 });
+    for (let i = 0; i < 3; i++) await enqueueJob(t.database.db, narrow, { i });
+    expect(await w.runOnce()).toBe(11);
+    expect(most).toBe(4);
+    expect(narrowMost).toBe(1);
+    const done = await rows(wide);
+    expect(done.filter((r) => r.done_at !== null)).toHaveLength(7);
+    // A failure among concurrent jobs is kept and retried like any other.
+    expect(done.find((r) => r.done_at === null)).toMatchObject({ attempts: 1, last_error: "declined" });
+    expect((await rows(narrow)).every((r) => r.done_at !== null)).toBe(true);
+  });
+});

@@ -93,6 +93,14 @@ export function slotAt(now: number, everyMs: number, offsetMs = 0): number {
   return Math.floor((now - offsetMs) / everyMs) * everyMs + offsetMs;
 }
 
+type ClaimedJob = {
+  id: number;
+  queue: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  max_attempts: number;
+};
+
 export type JobWorkerOptions = {
   /** How often a started worker looks for ready jobs (ms). */
   intervalMs?: number;
@@ -131,6 +139,8 @@ export class JobWorker {
   private readonly schedules = new Map<string, Schedule>();
   /** The slot this process last enqueued (or found enqueued) per schedule: one query per slot. */
   private readonly scheduledSlots = new Map<string, number>();
+  /** Queues whose claimed jobs may run side by side in this process, and how many at once. */
+  private readonly concurrency = new Map<string, number>();
 
   constructor(
     private readonly db: Db,
@@ -157,6 +167,16 @@ export class JobWorker {
   /** Adds handlers for more queues (features whose work needs the app context). */
   register(handlers: Record<string, JobHandler>): void {
     Object.assign(this.handlers, handlers);
+  }
+
+  /**
+   * Lets up to `n` claimed jobs of `queue` run at once in this process (default 1: one after
+   * another). Only for handlers safe side by side: they serialize on their own locks and their
+   * writes are idempotent (the payment events, each applied inside its object's advisory lock).
+   */
+  setConcurrency(queue: string, n: number): void {
+    if (!Number.isInteger(n) || n < 1) throw new Error(`setConcurrency(${queue}): ${n} is not a whole number ≥ 1`);
+    this.concurrency.set(queue, n);
   }
 
   /** Adds a recurring job (its queue needs a handler here too). Each pass enqueues its due slot. */
@@ -227,13 +247,7 @@ export class JobWorker {
       const queues = Object.keys(this.handlers);
       for (;;) {
         if (this.closing) break;
-        const claimed = await this.db.execute<{
-          id: number;
-          queue: string;
-          payload: Record<string, unknown>;
-          attempts: number;
-          max_attempts: number;
-        }>(sql`
+        const claimed = await this.db.execute<ClaimedJob>(sql`
           UPDATE jobs SET locked_until = now() + make_interval(secs => ${this.leaseSeconds}), attempts = attempts + 1
           WHERE id IN (
             SELECT id FROM jobs
@@ -243,20 +257,28 @@ export class JobWorker {
                 queues.map((q) => sql`${q}`),
                 sql`, `,
               )})
-            ORDER BY run_at LIMIT 10 FOR UPDATE SKIP LOCKED)
+            ORDER BY run_at LIMIT ${this.batchSize()} FOR UPDATE SKIP LOCKED)
           RETURNING id, queue, payload, attempts, max_attempts`);
         if (claimed.rows.length === 0) break;
+        count += claimed.rows.length;
+        // Jobs of queues without concurrency run one after another, as they always did; a
+        // concurrent queue's jobs run up to its limit at once, beside them.
+        const lanes = new Map<string, ClaimedJob[]>();
         for (const job of claimed.rows) {
-          count++;
-          try {
-            await this.handlers[job.queue](job.payload);
-            await this.db.execute(
-              sql`UPDATE jobs SET done_at = now(), locked_until = NULL, last_error = NULL WHERE id = ${job.id}`,
-            );
-          } catch (err) {
-            await this.failed(job, err);
-          }
+          const key = (this.concurrency.get(job.queue) ?? 1) > 1 ? job.queue : "";
+          lanes.set(key, [...(lanes.get(key) ?? []), job]);
         }
+        await Promise.all(
+          [...lanes].map(async ([queue, list]) => {
+            const width = queue ? this.concurrency.get(queue)! : 1;
+            let next = 0;
+            await Promise.all(
+              Array.from({ length: Math.min(width, list.length) }, async () => {
+                for (let i = next++; i < list.length; i = next++) await this.runJob(list[i]);
+              }),
+            );
+          }),
+        );
       }
       // Pruned at most every ten minutes per process.
       if (this.now() - this.lastPrune > 10 * 60_000) {
@@ -269,6 +291,22 @@ export class JobWorker {
       this.running = false;
     }
     return count;
+  }
+
+  /** Jobs claimed per query: 10, or more when a queue runs more at once. */
+  private batchSize(): number {
+    return Math.max(10, ...this.concurrency.values());
+  }
+
+  private async runJob(job: ClaimedJob): Promise<void> {
+    try {
+      await this.handlers[job.queue](job.payload);
+      await this.db.execute(
+        sql`UPDATE jobs SET done_at = now(), locked_until = NULL, last_error = NULL WHERE id = ${job.id}`,
+      );
+    } catch (err) {
+      await this.failed(job, err);
+    }
   }
 
   private async failed(job: { id: number; queue: string; attempts: number; max_attempts: number }, err: unknown) {

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { AppContext } from "#server/context";
 import { entitlements, paymentEvents, payoutAccounts } from "#server/db/schema/index";
-import { enqueueJob, hourly, type JobHandler } from "#server/lib/jobs";
+import { hourly, type JobHandler } from "#server/lib/jobs";
 import {
   applyCheckout,
   applyInvoice,
@@ -23,26 +23,28 @@ import { isSimulated, paymentProvider } from "./provider-registry";
 export const EVENT_QUEUE = "payments.event";
 export const RECONCILE_QUEUE = "payments.reconcile";
 export const RENEW_QUEUE = "payments.simulated-renewals";
+/** Payment events one process applies at once (bounded by its database pool). */
+export const EVENT_CONCURRENCY = 8;
 
-/** Stores an event (once) and queues its processing. Returns whether it was new. */
+/**
+ * Stores an event (once) and queues its processing, in one statement (the webhook answers fast and
+ * holds a pooled connection for one round trip). Returns whether it was new.
+ */
 export async function receiveEvent(ctx: AppContext, provider: PaymentProvider, event: ProviderEvent): Promise<boolean> {
-  const stored = await ctx.db.transaction(async (tx) => {
-    const rows = await tx
-      .insert(paymentEvents)
-      .values({
-        id: event.id,
-        provider: provider.name,
-        type: event.type,
-        livemode: event.livemode,
-        objectId: event.objectId,
-        payload: event.payload,
-      })
-      .onConflictDoNothing()
-      .returning({ id: paymentEvents.id });
-    if (rows.length === 0) return false;
-    await enqueueJob(tx, EVENT_QUEUE, { id: event.id }, { singletonKey: `payment-event:${event.id}`, maxAttempts: 12 });
-    return true;
-  });
+  const res = await ctx.db.execute<{ stored: number }>(sql`
+    WITH e AS (
+      INSERT INTO payment_events (id, provider, type, livemode, object_id, payload)
+      VALUES (${event.id}, ${provider.name}, ${event.type}, ${event.livemode}, ${event.objectId},
+              ${JSON.stringify(event.payload)}::jsonb)
+      ON CONFLICT DO NOTHING
+      RETURNING id),
+    j AS (
+      INSERT INTO jobs (queue, payload, max_attempts, singleton_key)
+      SELECT ${EVENT_QUEUE}, jsonb_build_object('id', e.id), 12, 'payment-event:' || e.id FROM e
+      ON CONFLICT (singleton_key) WHERE singleton_key IS NOT NULL AND done_at IS NULL AND dead_at IS NULL DO NOTHING
+      RETURNING id)
+    SELECT (SELECT count(*) FROM e)::int AS stored`);
+  const stored = res.rows[0]?.stored === 1;
   if (stored) ctx.worker.kick();
   return stored;
 }
@@ -142,6 +144,12 @@ export async function reconcile(ctx: AppContext, provider: PaymentProvider) {
 
 /** The job handlers and schedules of payments, registered by app.ts. */
 export function paymentJobHandlers(ctx: AppContext): Record<string, JobHandler> {
+  // Stripe events are applied inside their object's advisory lock with idempotent writes, and
+  // hold one pooled connection each (Stripe is read over HTTP), so several run at once; a few
+  // connections stay for requests. The simulated provider reads its objects through the pool
+  // while holding the lock, so its events stay one after another.
+  if (ctx.config.payments.provider === "stripe")
+    ctx.worker.setConcurrency(EVENT_QUEUE, Math.max(1, Math.min(EVENT_CONCURRENCY, (ctx.pool.options.max ?? 10) - 2)));
   ctx.worker.addSchedule({ name: "payments-reconcile", queue: RECONCILE_QUEUE, ...hourly(17) });
   ctx.worker.addSchedule({ name: "payments-lapse-sweep", queue: LAPSE_QUEUE, everyMs: 10 * 60_000 });
   if (ctx.config.payments.provider === "simulated")
