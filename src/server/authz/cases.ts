@@ -726,6 +726,126 @@ export const CASES: Record<string, Case> = {
     },
   },
 
+  // Payments ---------------------------------------------------------------------------------
+  "POST /api/payments/webhook": {
+    request: () => ({ method: "POST", url: "/api/payments/webhook", body: { id: "evt_1", type: "invoice.paid" } }),
+  },
+  "POST /api/billing/checkout": {
+    prepare: sellTier,
+    request: (w) => ({
+      method: "POST",
+      url: "/api/billing/checkout",
+      body: { product: "tier", tier_id: sale(w).tierId, interval: "month" },
+    }),
+    allowed: (res) => expect(res.json.url).toBe(`/billing/checkout/${res.json.checkout_id}`),
+  },
+  "GET /api/billing/checkout/{id}": {
+    prepare: sellTier,
+    request: (w) => ({ method: "GET", url: `/api/billing/checkout/${sale(w).checkoutId}` }),
+    allowed: (res, { w }) =>
+      expect(res.json).toMatchObject({ status: "open", product: { name: `${w.name} · Standard` } }),
+  },
+  "POST /api/billing/checkout/{id}/simulated-payment": {
+    prepare: sellTier,
+    request: (w) => ({ method: "POST", url: `/api/billing/checkout/${sale(w).checkoutId}/simulated-payment` }),
+    allowed: (res, { w }) => expect(res.json.id).toBe(sale(w).checkoutId),
+  },
+  "GET /api/billing": {
+    request: () => ({ method: "GET", url: "/api/billing" }),
+    // Only the caller's own: nobody here bought anything but member, in other worlds.
+    allowed: async (res, { actor, c }) => {
+      const uid = userId(c, actor);
+      const held = await q<{ id: string }>(c, "SELECT id FROM entitlements WHERE user_id = $1 AND kind <> 'course'", [
+        uid,
+      ]);
+      expect(res.json.subscriptions.map((x: { id: string }) => x.id).sort()).toEqual(held.map((h) => h.id).sort());
+    },
+  },
+  "POST /api/billing/subscriptions/{id}/cancel": {
+    prepare: sellTier,
+    request: (w) => ({ method: "POST", url: `/api/billing/subscriptions/${sale(w).entitlementId}/cancel` }),
+    allowed: async (_res, { w, c }) =>
+      expect(
+        (await q<{ status: string }>(c, "SELECT status FROM entitlements WHERE id = $1", [sale(w).entitlementId]))[0]
+          .status,
+      ).toBe("canceled"),
+  },
+  "POST /api/billing/subscriptions/{id}/resume": {
+    prepare: sellTier,
+    request: (w) => ({ method: "POST", url: `/api/billing/subscriptions/${sale(w).entitlementId}/resume` }),
+  },
+  "POST /api/billing/subscriptions/{id}/change": {
+    prepare: sellTier,
+    request: (w) => ({
+      method: "POST",
+      url: `/api/billing/subscriptions/${sale(w).entitlementId}/change`,
+      body: { tier_id: sale(w).tierId, interval: "year" },
+    }),
+    allowed: async (_res, { w, c }) =>
+      expect(
+        (
+          await q<{ interval: string }>(c, "SELECT interval FROM entitlements WHERE id = $1", [sale(w).entitlementId])
+        )[0].interval,
+      ).toBe("year"),
+  },
+  "POST /api/billing/portal": {
+    request: () => ({ method: "POST", url: "/api/billing/portal" }),
+  },
+  "GET /api/communities/{communityId}/tiers": {
+    prepare: sellTier,
+    request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/tiers` }),
+    allowed: (res) => expect(res.json.tiers.map((x: { name: string }) => x.name)).toEqual(["Standard"]),
+  },
+  "GET /api/communities/{communityId}/pricing": {
+    prepare: sellTier,
+    request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/pricing` }),
+    allowed: (res) => expect(res.json.tiers[0]).toMatchObject({ name: "Standard", subscribers: 1 }),
+  },
+  "PUT /api/communities/{communityId}/pricing": {
+    request: (w) => ({
+      method: "PUT",
+      url: `/api/communities/${w.communityId}/pricing`,
+      body: {
+        currency: "eur",
+        grace_days: 5,
+        tiers: [
+          { name: "VIP", description: "", free: false, monthly_amount: 2500, annual_amount: null, trial_days: 0 },
+        ],
+      },
+    }),
+    allowed: async (_res, { w, c }) =>
+      expect(
+        (
+          await q<{ type: string; currency: string }>(c, "SELECT type, currency FROM communities WHERE id = $1", [
+            w.communityId,
+          ])
+        )[0],
+      ).toEqual({
+        type: "paid",
+        currency: "eur",
+      }),
+  },
+  "GET /api/communities/{communityId}/revenue": {
+    prepare: sellTier,
+    request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/revenue` }),
+    allowed: (res) => expect(res.json).toMatchObject({ mrr: 900, currency: "usd" }),
+  },
+  "GET /api/communities/{communityId}/payments.csv": {
+    request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/payments.csv` }),
+    allowed: (res) => expect(res.text.split("\n")[0]).toMatch(/^date,type,status,amount/),
+  },
+  "GET /api/communities/{communityId}/payouts": {
+    request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/payouts` }),
+    allowed: (res) => expect(res.json).toMatchObject({ mode: "instance", provider: "simulated" }),
+  },
+  "POST /api/communities/{communityId}/payouts/connect": {
+    request: (w) => ({ method: "POST", url: `/api/communities/${w.communityId}/payouts/connect` }),
+  },
+  "POST /api/communities/{communityId}/payouts/refresh": {
+    request: (w) => ({ method: "POST", url: `/api/communities/${w.communityId}/payouts/refresh` }),
+    allowed: (res) => expect(res.json).toMatchObject({ mode: "instance" }),
+  },
+
   // Realtime ---------------------------------------------------------------------------------
   "GET /api/realtime/communities/{communityId}": {
     request: (w) => ({ method: "GET", url: `/api/realtime/communities/${w.communityId}`, stream: true }),
@@ -765,6 +885,84 @@ export const CASES: Record<string, Case> = {
     allowed: (res) => expect(Object.keys(res.json.paths).length).toBeGreaterThan(0),
   },
 };
+
+type Sale = { tierId: string; checkoutId: string; entitlementId: string };
+const sales = new Map<string, Sale>();
+/** The world's sale (made by sellTier); for a missing world, ids that exist nowhere. */
+const sale = (w: World): Sale =>
+  sales.get(w.communityId) ?? { tierId: randomUUID(), checkoutId: randomUUID(), entitlementId: randomUUID() };
+
+/**
+ * The world's community sells a "Standard" tier ($9 a month, $90 a year) through the simulated
+ * provider; `member` has an open checkout and holds a subscription to it (the provider's own
+ * objects included, so cancelling and changing plan reach it).
+ */
+async function sellTier(w: World, c: CaseContext) {
+  const ids = { tierId: randomUUID(), checkoutId: randomUUID(), entitlementId: randomUUID() };
+  const [month, year] = [randomUUID(), randomUUID()];
+  const member = c.users.member.id;
+  const sub = `sim_sub_${ids.entitlementId}`;
+  const session = `sim_cs_${ids.checkoutId}`;
+  const end = new Date(Date.now() + 30 * 86_400_000).toISOString();
+  await q(c, "INSERT INTO community_tiers (id, community_id, position, name) VALUES ($1, $2, 0, 'Standard')", [
+    ids.tierId,
+    w.communityId,
+  ]);
+  await q(
+    c,
+    `INSERT INTO prices (id, product, community_id, tier_id, interval, currency, amount, provider_price_id)
+     VALUES ($1::uuid, 'tier', $3, $4, 'month', 'usd', 900, 'sim_price_' || $1::text), ($2::uuid, 'tier', $3, $4, 'year', 'usd', 9000, 'sim_price_' || $2::text)`,
+    [month, year, w.communityId, ids.tierId],
+  );
+  await q(c, "UPDATE communities SET type = 'paid', price = 9 WHERE id = $1", [w.communityId]);
+  await q(c, `INSERT INTO simulated_objects (id, kind, data) VALUES ($1, 'subscription', $2), ($3, 'checkout', $4)`, [
+    sub,
+    JSON.stringify({
+      id: sub,
+      customerId: `sim_cus_${member}`,
+      status: "active",
+      providerPriceId: `sim_price_${month}`,
+      currentPeriodEnd: end,
+      cancelAtPeriodEnd: false,
+      trialEnd: null,
+      updatedAt: new Date().toISOString(),
+      metadata: { user_id: member, price_id: month, checkout_id: "" },
+      interval: "month",
+      amount: 900,
+      currency: "usd",
+    }),
+    session,
+    JSON.stringify({
+      id: session,
+      status: "open",
+      paymentStatus: "unpaid",
+      customerId: `sim_cus_${member}`,
+      subscriptionId: null,
+      paymentId: null,
+      amountTotal: 900,
+      currency: "usd",
+      interval: "month",
+      trialDays: 0,
+      providerPriceId: `sim_price_${month}`,
+      cancelUrl: "/",
+      metadata: { checkout_id: ids.checkoutId, user_id: member, price_id: month },
+    }),
+  ]);
+  await q(
+    c,
+    `INSERT INTO checkout_sessions (id, user_id, price_id, community_id, provider, provider_session_id)
+     VALUES ($1, $2, $3, $4, 'simulated', $5)`,
+    [ids.checkoutId, member, month, w.communityId, session],
+  );
+  await q(
+    c,
+    `INSERT INTO entitlements (id, user_id, kind, community_id, tier_id, price_id, status, provider, provider_customer_id,
+                               provider_subscription_id, amount, currency, interval, current_period_end)
+     VALUES ($1, $2, 'community', $3, $4, $5, 'active', 'simulated', $6, $7, 900, 'usd', 'month', $8)`,
+    [ids.entitlementId, member, w.communityId, ids.tierId, month, `sim_cus_${member}`, sub, end],
+  );
+  sales.set(w.communityId, ids);
+}
 
 /** A course page: its lesson plays (video URL sent) only when open. */
 function lessonShown(res: Res, w: World, course: "free" | "paid" | "draft", label: string | null) {

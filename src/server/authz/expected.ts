@@ -64,6 +64,12 @@ const managers = (ok: string) => ({
   private: `401  404    404   404  404    403   403    403  ${ok}   ${ok}`,
 });
 
+/** The owner only (view_revenue: money is the owner's, admins manage settings but not payments). */
+const ownerOnly = (ok: string) => ({
+  public: `401  403    403   403  403    403   403    403  403   ${ok}`,
+  private: `401  404    404   404  404    403   403    403  403   ${ok}`,
+});
+
 /** Readable by whoever may see the community: everyone for a public one, members for a private one. */
 const readable = (ok = "200") => ({
   public: `${ok}  ${ok}    ${ok}   ${ok}  ${ok}    ${ok}   ${ok}    ${ok}  ${ok}   ${ok}`,
@@ -495,6 +501,58 @@ export const EXPECTED: Record<string, Entry> = {
     any: "401  201    201   201  201    201   201    201  201   201",
   },
   "GET /api/billing/plan": { rule: "Signed in; the caller's own plan", any: SIGNED_IN_200 },
+
+  // ------------------------------------------------------------------------------------------
+  // Payments (issue 18). In each world the community sells a "Standard" tier (monthly and yearly)
+  // and `member` holds a subscription to it (cases.ts: sellTier); the test app runs the simulated
+  // provider. Amounts come only from stored prices; one's checkouts and subscriptions are one's own.
+  "POST /api/payments/webhook": {
+    rule: "Stripe's webhook: with the simulated provider there is none, whoever posts (the signature, not the session, authenticates it)",
+    any: "404  404    404   404  404    404   404    404  404   404",
+  },
+  "POST /api/billing/checkout": {
+    rule: "Whoever may see the community and join it buys a paid tier; the banned are kept out; those who manage it or already hold it get 409",
+    public: "401  201    201   201  ban    201   409    201  409   409",
+    private: "401  404    404   404  404    201   409    201  409   409",
+    messages: { "409": "You already have a membership here" },
+  },
+  "GET /api/billing/checkout/{id}": {
+    rule: "One's own checkout only (member's here); anyone else's answers as missing",
+    any: "401  404    404   404  404    404   200    404  404   404",
+  },
+  "POST /api/billing/checkout/{id}/simulated-payment": {
+    rule: "Only the checkout's buyer submits its simulated card form",
+    any: "401  404    404   404  404    404   202    404  404   404",
+  },
+  "GET /api/billing": { rule: "Signed in; one's own subscriptions, purchases and payments", any: SIGNED_IN_200 },
+  "POST /api/billing/subscriptions/{id}/cancel": {
+    rule: "Only the subscriber (member's here) cancels; anyone else's answers as missing",
+    any: "401  404    404   404  404    404   204    404  404   404",
+  },
+  "POST /api/billing/subscriptions/{id}/resume": {
+    rule: "Only the subscriber takes a cancellation back",
+    any: "401  404    404   404  404    404   204    404  404   404",
+  },
+  "POST /api/billing/subscriptions/{id}/change": {
+    rule: "Only the subscriber changes plan, to a price of the same community",
+    any: "401  404    404   404  404    404   204    404  404   404",
+  },
+  "POST /api/billing/portal": {
+    rule: "Signed in; the simulated provider has no customer portal",
+    any: "401  404    404   404  404    404   404    404  404   404",
+  },
+  "GET /api/communities/{communityId}/tiers": { rule: "The tiers on sale: whoever sees the community", ...readable() },
+  "GET /api/communities/{communityId}/pricing": { rule: "The Pricing tab: manage_settings", ...managers("200") },
+  "PUT /api/communities/{communityId}/pricing": { rule: "The Pricing tab: manage_settings", ...managers("200") },
+  "GET /api/communities/{communityId}/revenue": { rule: "Revenue: the owner only (view_revenue)", ...ownerOnly("200") },
+  "GET /api/communities/{communityId}/payments.csv": { rule: "The payments CSV: the owner only", ...ownerOnly("200") },
+  "GET /api/communities/{communityId}/payouts": { rule: "Payout settings: the owner only", ...ownerOnly("200") },
+  "POST /api/communities/{communityId}/payouts/connect": {
+    rule: "Connect onboarding: the owner only; without Connect mode there is nothing to connect (409)",
+    ...ownerOnly("409"),
+    messages: { "409": "Payments on this Hearth go to its own Stripe account: there is nothing to connect." },
+  },
+  "POST /api/communities/{communityId}/payouts/refresh": { rule: "Payout status: the owner only", ...ownerOnly("200") },
 
   // ------------------------------------------------------------------------------------------
   // Realtime streams.
