@@ -10,6 +10,7 @@ import {
   Settings2,
   Tags,
   UserPlus,
+  Wallet,
   X,
 } from "lucide-react";
 import {
@@ -34,12 +35,22 @@ import { GeneralTab } from "./general-tab";
 import { InviteTab } from "./invite-tab";
 import { MetricsTab } from "./metrics-tab";
 import { PageTabsTab } from "./page-tabs-tab";
+import { PayoutsTab } from "./payouts-tab";
 import { PricingTab } from "./pricing-tab";
 import { RulesTab } from "./rules-tab";
 import type { CommunitySettingsSection, SettingsTabProps } from "./settings-panel";
 
 export type CommunitySettingsTab =
-  "dashboard" | "invite" | "general" | "pricing" | "tabs" | "categories" | "rules" | "discovery" | "metrics";
+  | "dashboard"
+  | "invite"
+  | "general"
+  | "pricing"
+  | "payouts"
+  | "tabs"
+  | "categories"
+  | "rules"
+  | "discovery"
+  | "metrics";
 
 type TabDefinition = {
   id: CommunitySettingsTab;
@@ -49,7 +60,7 @@ type TabDefinition = {
   render: (props: SettingsTabProps) => ReactNode;
 };
 
-/** The fuller variant of SPEC §2, without payouts, affiliates, plugins and billing (nothing real behind them). */
+/** The fuller variant of SPEC §2, without affiliates, plugins and billing (nothing real behind them). */
 const TABS: readonly TabDefinition[] = [
   {
     id: "dashboard",
@@ -67,6 +78,7 @@ const TABS: readonly TabDefinition[] = [
     needs: "manage_settings",
     render: (p) => <PricingTab {...p} />,
   },
+  { id: "payouts", label: "Payouts", icon: Wallet, needs: "view_revenue", render: (p) => <PayoutsTab {...p} /> },
   { id: "tabs", label: "Tabs", icon: PanelsTopLeft, needs: "manage_settings", render: (p) => <PageTabsTab {...p} /> },
   {
     id: "categories",

@@ -1,6 +1,7 @@
-import type { ReactNode } from "react";
 import { COMMUNITY_ROLES, ROLE_LABELS } from "#shared/roles";
 import type { CommunityView } from "#web/features/communities";
+import { FigureTable } from "./figure-table";
+import { RevenueSection } from "./revenue-section";
 import { PanelBody, PanelHeader, PanelSection } from "./settings-panel";
 import { JoinsChart, StatsGate } from "./stats-view";
 
@@ -14,40 +15,13 @@ const skeleton = (
   </div>
 );
 
-/** A table of figures: its caption for screen readers, its column headings, its rows. */
-function FigureTable({
-  caption,
-  columns,
-  children,
-}: {
-  caption: string;
-  columns: readonly { label: string; className?: string }[];
-  children: ReactNode;
-}) {
-  return (
-    <div className="overflow-hidden rounded-xl border border-stone-200 bg-white shadow-xs">
-      <table className="w-full text-sm [&_td]:px-4 [&_td]:py-2.5 [&_th]:px-4 [&_th]:py-2.5 [&_th]:text-left">
-        <caption className="sr-only">{caption}</caption>
-        <thead className="bg-stone-50 text-xs font-semibold tracking-wide text-stone-600 uppercase">
-          <tr>
-            {columns.map((column) => (
-              <th key={column.label} scope="col" className={column.className}>
-                {column.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-stone-100">{children}</tbody>
-      </table>
-    </div>
-  );
-}
-
-/** Every figure in full: activity, growth, and members by role. */
+/** Every figure in full: activity, growth, members by role and, for the owner, revenue. */
 export function MetricsTab({ community }: { community: CommunityView }) {
+  const seesRevenue = community.viewer.permissions.includes("view_revenue");
   return (
     <PanelBody>
       <PanelHeader title="Metrics" description="The full picture of your community's members and activity." />
+      {seesRevenue && <RevenueSection communityId={community.id} />}
       <StatsGate communityId={community.id} skeleton={skeleton}>
         {(stats) => {
           const rows: [string, number, string?][] = [
