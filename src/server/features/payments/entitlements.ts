@@ -229,9 +229,11 @@ export async function applySubscription(
             ),
           );
     }
-    await syncMembership(tx, row, isOpen(current));
     await scheduleLapse(tx, row);
     if (row.status === "past_due" && current?.status !== "past_due") await tellPastDue(ctx, tx, row);
+    // Last before the commit: adding a member locks the community's row (its member count), which
+    // every other purchase in that community waits for.
+    await syncMembership(tx, row, isOpen(current));
     return row;
   });
 }
