@@ -34,8 +34,17 @@ if (!dataDir) throw new Error("BENCH_DATA_DIR is required");
 // A fixed port known before start, so the public URL (Better Auth's base URL and trusted origin)
 // is the address the benchmark actually talks to.
 const port = await freePort();
+// BENCH_HEARTH_ENV: more settings as a JSON object of environment variables (Stripe keys, DATABASE_URL).
+const extraEnv = JSON.parse(process.env.BENCH_HEARTH_ENV ?? "{}") as Record<string, string>;
 const config = loadConfig(
-  { NODE_ENV: "production", LOG_LEVEL: "warn", SEED_DEMO: "true", RATE_LIMITS: "false", SERVE_WEB: "false" },
+  {
+    NODE_ENV: "production",
+    LOG_LEVEL: "warn",
+    SEED_DEMO: "true",
+    RATE_LIMITS: "false",
+    SERVE_WEB: "false",
+    ...extraEnv,
+  },
   { dataDir, port, publicUrl: `http://127.0.0.1:${port}` },
 );
 const server = await startServer(config, {

@@ -142,6 +142,8 @@ export async function startHearth(opts: {
   template?: string;
   serverLatency?: boolean;
   sqlCount?: boolean;
+  /** More environment settings for the server (loadConfig's), e.g. Stripe keys or DATABASE_URL. */
+  env?: Record<string, string>;
 }): Promise<ChildServer & { dataDir: string }> {
   const dataDir = path.join(TMP_DIR, `bench-${opts.name}`);
   rmSync(dataDir, { recursive: true, force: true });
@@ -154,6 +156,7 @@ export async function startHearth(opts: {
         BENCH_DATA_DIR: dataDir,
         ...(opts.serverLatency ? { BENCH_SERVER_LATENCY: "1" } : {}),
         ...(opts.sqlCount ? { BENCH_SQL_COUNT: "1" } : {}),
+        ...(opts.env ? { BENCH_HEARTH_ENV: JSON.stringify(opts.env) } : {}),
       },
       nodeArgs: opts.nodeArgs,
     });

@@ -5,9 +5,21 @@ import { courses } from "./courses";
 import { faults } from "./faults";
 import { foundation } from "./foundation";
 import { mixed } from "./mixed";
+import { payments } from "./payments";
 import { posts } from "./posts";
 import { realtime } from "./realtime";
 import { uploads } from "./uploads";
 
 /** Every scenario, in the order `npm run bench` runs them. Later issues add theirs here. */
-export const SCENARIOS: Scenario[] = [foundation, communities, posts, api, mixed, faults, uploads, courses, realtime];
+export const SCENARIOS: Scenario[] = [
+  foundation,
+  communities,
+  posts,
+  api,
+  mixed,
+  faults,
+  uploads,
+  courses,
+  realtime,
+  payments,
+];
