@@ -280,16 +280,17 @@ test("settings dialog: a failed save says so, closing with unsaved changes asks 
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect(dialog).toBeHidden();
 
-  // Pricing: a paid community needs a price above 0.
+  // Pricing: a paid tier needs a monthly price.
   await page.getByRole("button", { name: "Settings", exact: true }).click();
   await dialog.getByRole("tab", { name: "Pricing" }).click();
-  await dialog.getByText("Paid", { exact: true }).click();
-  await dialog.getByLabel("Monthly price (USD)").fill("0");
+  await dialog.getByRole("button", { name: "Add tier" }).click();
+  const tier = dialog.getByRole("listitem", { name: "Tier 1" });
+  await tier.getByLabel("Name").fill("Members");
   await dialog.getByRole("button", { name: "Save changes" }).click();
-  await expect(dialog.getByText("A paid community needs a monthly price above 0")).toBeVisible();
-  await dialog.getByLabel("Monthly price (USD)").fill("9.5");
+  await expect(tier.getByText("A paid tier needs a monthly price")).toBeVisible();
+  await tier.getByLabel("Monthly price").fill("9.5");
   await dialog.getByRole("button", { name: "Save changes" }).click();
-  await expect(dialog.getByText("Pricing saved: $9.50/month.")).toBeVisible();
+  await expect(dialog.getByText("Pricing saved.")).toBeVisible();
 });
 
 test("an admin runs the setup page and settings too, without the owner's delete", async ({ page }) => {

@@ -1,5 +1,6 @@
 import { type APIRequestContext, type Page, expect, test } from "@playwright/test";
 import { MSG } from "../src/shared/messages";
+import { PAYMENT_MESSAGES } from "../src/shared/payments";
 import {
   BASE_URL,
   type TestUser,
@@ -254,16 +255,27 @@ test("an unknown community is not found", async ({ page }) => {
   await expect(page).toHaveURL(`${BASE_URL}/`);
 });
 
-test("joining a paid community shows the payment notice and joins", async ({ page }) => {
+test("joining a paid community: the plan chooser, the card form, the wait, then the member home", async ({ page }) => {
   await signInPage(page, visitor);
   await page.goto(`/community/${paid.slug}`);
   const card = landingCard(page, paid);
   await card.getByRole("button", { name: "JOIN $49/month" }).click();
-  await expect(page.getByText(MSG.paymentComingSoon)).toBeVisible();
+  const chooser = page.getByRole("dialog", { name: "Choose your plan" });
+  await expect(chooser.getByText("$49/month")).toBeVisible();
+  await chooser.getByRole("button", { name: /^Choose / }).click();
+  await expect(page).toHaveURL(/\/billing\/checkout\//);
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByLabel("Expiry (MM/YY)").fill("12/34");
+  await page.getByLabel("CVC").fill("123");
+  await page.getByLabel("Name on card").fill("Visitor Test");
+  await page.getByRole("button", { name: "Pay $49" }).click();
+  await expect(page.getByText(PAYMENT_MESSAGES.waiting)).toBeVisible();
+  await expect(page.getByText(PAYMENT_MESSAGES.confirmed)).toBeVisible();
+  await expect(page).toHaveURL(`${BASE_URL}/community/${paid.slug}`);
   await expect(tabs(page)).toBeVisible();
   const side = sidebar(page, paid);
   await expect(side.getByText("Premium Community")).toBeVisible();
-  await expect(side.getByText("Membership is $49/month.")).toBeVisible();
+  await expect(side.getByRole("link", { name: "Your plan and billing" })).toBeVisible();
   expect(await memberCount(page, side)).toBe(2);
 });
 

@@ -8,6 +8,7 @@ import {
   expectSignedIn,
   uniqueSuffix,
 } from "./helpers";
+import { PAYMENT_MESSAGES } from "../src/shared/payments";
 
 type CommunityView = {
   id: string;
@@ -114,11 +115,10 @@ test.describe("with an invite of a community made for the test", () => {
       description: "Small group coaching for makers.\nWeekly calls.",
       type: "paid",
       price: 49,
-      visibility: "private",
     })) as CommunityView & { invite_code: string };
   });
 
-  test("the invite shows the price of a paid community; joining after someone else already did goes to it", async ({
+  test("accepting the invite of a paid community opens the plan chooser; paying through the card form joins", async ({
     page,
   }) => {
     const member = await createConfirmedUser("invpaid");
@@ -129,16 +129,27 @@ test.describe("with an invite of a community made for the test", () => {
     await page.goto(`/invite/${paid.invite_code}`);
     await expect(page.getByRole("heading", { level: 1, name: paid.name })).toBeVisible();
     await expect(page.getByText("$49/month")).toBeVisible();
-    await expect(page.getByText("Private community")).toBeVisible();
     await expect(page.getByText("Small group coaching for makers.")).toBeVisible();
-    await expectNoViolations(page, "the invite page of a paid private community, signed in");
+    await expect(page.getByText("Choose a plan, then pay to join.")).toBeVisible();
+    await expectNoViolations(page, "the invite page of a paid community, signed in");
 
-    // Joined elsewhere (another tab) since the page loaded: the server answers 409.
-    const joined = await page.request.post(`/api/invites/${paid.invite_code}/accept`, {
-      headers: { origin: BASE_URL },
-    });
-    expect(joined.status()).toBe(200);
     await acceptButton(page).click();
+    const chooser = page.getByRole("dialog", { name: "Choose your plan" });
+    await expect(chooser.getByText("$49/month")).toBeVisible();
+    const started = page.waitForRequest((r) => r.url().endsWith("/api/billing/checkout") && r.method() === "POST");
+    await chooser.getByRole("button", { name: /^Choose / }).click();
+    expect((await started).postDataJSON()).toMatchObject({ product: "tier", invite_code: paid.invite_code });
+    await expect(page).toHaveURL(/\/billing\/checkout\//);
+    await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await page.getByLabel("Expiry (MM/YY)").fill("12/34");
+    await page.getByLabel("CVC").fill("123");
+    await page.getByLabel("Name on card").fill("Invited Member");
+    await page.getByRole("button", { name: "Pay $49" }).click();
+    await expect(page.getByText(PAYMENT_MESSAGES.confirmed)).toBeVisible();
+    await expect(page).toHaveURL(`${BASE_URL}/community/${paid.slug}`);
+
+    // The same link again: already a member, straight to the community.
+    await page.goto(`/invite/${paid.invite_code}`);
     await expect(page.getByText("You are already a member of this community")).toBeVisible();
     await expect(page).toHaveURL(`${BASE_URL}/community/${paid.slug}`);
   });

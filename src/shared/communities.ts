@@ -52,10 +52,3 @@ export const COMMUNITY_LIMITS = {
   coverMaxBytes: LIMITS.coverMaxBytes,
   coverRecommended: "1084x576",
 } as const;
-
-/** Price text: "$49/month" (whole dollars without decimals) or "Free". */
-export function priceText(type: string, price: number): string {
-  if (type !== "paid" || price <= 0) return "Free";
-  const amount = Number.isInteger(price) ? String(price) : price.toFixed(2);
-  return `$${amount}/month`;
-}

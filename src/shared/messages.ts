@@ -44,7 +44,6 @@ export const MSG = {
   saveSettingsFailed: "Failed to save settings. Please try again.",
   joinFailed: "Failed to join community. Please try again.",
   leaveFailed: "Failed to leave community. Please try again.",
-  paymentComingSoon: "Payment integration coming soon! For now, all communities are free to join.",
   loadCommunitiesFailed: "Failed to load communities.",
   noCommunities: "No communities found",
   iconMustBeSvg: "Icon must be an SVG file",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { currencyDecimals, formatMoney } from "./money";
 
 /*
  * Payments (issue 18): what an owner sells, what a member holds, and the rules both sides read.
@@ -67,26 +68,6 @@ export function entitlementOpen(e: EntitlementTimes, now = Date.now()): boolean 
 /** How a course is opened: to every member, to chosen tiers, or sold once ('Buy this course'). */
 export const COURSE_ACCESS_MODES = ["members", "tiers", "sold"] as const;
 export type CourseAccessMode = (typeof COURSE_ACCESS_MODES)[number];
-
-/** Currencies without a minor unit (Stripe's zero-decimal currencies). */
-const ZERO_DECIMAL = new Set([
-  "bif",
-  "clp",
-  "djf",
-  "gnf",
-  "jpy",
-  "kmf",
-  "krw",
-  "mga",
-  "pyg",
-  "rwf",
-  "ugx",
-  "vnd",
-  "vuv",
-  "xaf",
-  "xof",
-  "xpf",
-]);
 
 /** The currencies Stripe charges in (its presentment currencies), lower case as Stripe writes them. */
 export const CURRENCIES = [
@@ -225,42 +206,14 @@ export const CURRENCIES = [
   "zmw",
 ] as const;
 export type Currency = (typeof CURRENCIES)[number];
+
+export { currencyDecimals, formatMoney, formatPrice, fromMinor, toMinor } from "./money";
 export const DEFAULT_CURRENCY: Currency = "usd";
-
-/** Digits after the decimal point in prices of this currency. */
-export const currencyDecimals = (currency: string) => (ZERO_DECIMAL.has(currency.toLowerCase()) ? 0 : 2);
-
-/** A price typed in the currency's units (9.99) as minor units (999). */
-export function toMinor(amount: number, currency: string): number {
-  return Math.round(amount * 10 ** currencyDecimals(currency));
-}
-/** Minor units (999) as the currency's units (9.99). */
-export function fromMinor(minor: number, currency: string): number {
-  return minor / 10 ** currencyDecimals(currency);
-}
 
 /** Stripe's smallest charge is about half a dollar; this many minor units (100 for zero-decimal ones). */
 export const minAmount = (currency: string) => (currencyDecimals(currency) === 0 ? 100 : 50);
 /** The largest price Hearth takes, in minor units (Stripe's limit is 99,999,999). */
 export const MAX_AMOUNT = 99_999_999;
-
-/** "$9.99", "€49", "¥1,000": an amount in minor units in the reader's locale. */
-export function formatMoney(minor: number, currency: string, locale?: string): string {
-  const decimals = currencyDecimals(currency);
-  const value = fromMinor(minor, currency);
-  return new Intl.NumberFormat(locale, {
-    style: "currency",
-    currency: currency.toUpperCase(),
-    minimumFractionDigits: Number.isInteger(value) ? 0 : decimals,
-    maximumFractionDigits: decimals,
-  }).format(value);
-}
-
-/** "$9.99/month", "$97/year", "$49" (once). */
-export function formatPrice(p: { amount: number; currency: string; interval: BillingInterval }, locale?: string) {
-  const money = formatMoney(p.amount, p.currency, locale);
-  return p.interval === "once" ? money : `${money}/${p.interval}`;
-}
 
 /** A price in minor units of the given currency, within Stripe's limits. */
 export const amountSchema = z

@@ -80,6 +80,14 @@ export const router = createBrowserRouter([
             lazy: () => page(import("./routes/saved"), "SavedRoute"),
           },
           {
+            path: "billing",
+            lazy: () => page(import("./routes/billing"), "BillingRoute"),
+          },
+          {
+            path: "billing/checkout/:checkoutId",
+            lazy: () => page(import("./routes/billing"), "CheckoutRoute"),
+          },
+          {
             path: "notifications",
             lazy: () => page(import("./routes/notifications"), "NotificationsRoute"),
           },

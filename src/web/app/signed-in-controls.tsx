@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { Bookmark, LogOut, Pencil, UserRound } from "lucide-react";
+import { Bookmark, CreditCard, LogOut, Pencil, UserRound } from "lucide-react";
 import { useNavigate } from "react-router";
 import { Avatar } from "#web/components/ui/avatar";
 import {
@@ -80,6 +80,10 @@ function UserMenu({ me }: { me: Me }) {
         <DropdownMenuItem onSelect={() => navigate("/saved")}>
           <Bookmark aria-hidden="true" />
           Saved posts
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => navigate("/billing")}>
+          <CreditCard aria-hidden="true" />
+          Billing
         </DropdownMenuItem>
         <DropdownMenuSeparator />
         <DropdownMenuItem onSelect={onSignOut}>

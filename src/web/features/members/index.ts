@@ -1,6 +1,7 @@
 import { lazy } from "react";
 export { RoleBadge } from "./components/role-badge";
-export { joinLabel, useJoinAction, useLeaveAction } from "./components/use-membership";
+export { useLeaveAction } from "./components/use-membership";
+export { joinLabel, useJoinAction } from "./components/use-join";
 export { bansQueryOptions, fetchBans, useBans, type BanRow } from "./api/get-bans";
 export { liftBan, useLiftBan } from "./api/lift-ban";
 

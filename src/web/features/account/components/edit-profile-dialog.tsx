@@ -1,5 +1,6 @@
 import { Bell, ShieldCheck, UserRound } from "lucide-react";
 import { useCallback, useState } from "react";
+import { Link } from "react-router";
 import { Dialog, DialogContent } from "#web/components/ui/dialog";
 import { DiscardChangesDialog } from "#web/components/ui/discard-changes-dialog";
 import { Spinner } from "#web/components/ui/spinner";
@@ -43,7 +44,16 @@ export function EditProfileDialog({
         <DialogContent
           size="lg"
           title="Edit profile"
-          description="Choose how others see you, how Hearth keeps you posted, and how you sign in."
+          description={
+            <>
+              Choose how others see you, how Hearth keeps you posted, and how you sign in. Subscriptions and receipts
+              are in{" "}
+              <Link to="/billing" onClick={() => onOpenChange(false)} className="font-medium text-brand-800 underline">
+                Billing
+              </Link>
+              .
+            </>
+          }
         >
           {!user || !profile ? (
             <div className="flex justify-center py-16">

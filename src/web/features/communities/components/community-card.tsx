@@ -1,7 +1,7 @@
 import { Users } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
-import { priceText } from "#shared/communities";
+import { priceText } from "#shared/money";
 import { formatCount } from "#shared/format";
 import { cn } from "#web/lib/cn";
 import type { DirectoryCard } from "../api/list-directory";
@@ -64,7 +64,7 @@ export function memberCountText(count: number): string {
 /** One community in the directory; the whole card is the link to its page. */
 export function CommunityCard({ community, priority = false }: { community: DirectoryCard; priority?: boolean }) {
   const description = community.short_description || community.description || community.tagline;
-  const price = priceText(community.type, community.price);
+  const price = priceText(community.type, community.price, community.currency);
   return (
     <article
       className={cn(

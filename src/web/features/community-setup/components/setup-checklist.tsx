@@ -2,7 +2,8 @@ import { ArrowRight, Check, ImagePlus, PenLine, Settings, Sparkles, UserPlus, Us
 import { type ComponentType, type ReactNode, useRef, useState } from "react";
 import { Link } from "react-router";
 import { toast } from "#web/lib/toast";
-import { ONBOARDING_INVITES_NEEDED, ONBOARDING_TASKS, type OnboardingTask, priceText } from "#shared/communities";
+import { ONBOARDING_INVITES_NEEDED, ONBOARDING_TASKS, type OnboardingTask } from "#shared/communities";
+import { priceText } from "#shared/money";
 import { formatCount } from "#shared/format";
 import { Button, buttonClasses } from "#web/components/ui/button";
 import { cn } from "#web/lib/cn";
@@ -282,7 +283,9 @@ function CommunityPreview({ community }: { community: CommunityView }) {
             <Users className="size-4" aria-hidden="true" />
             {formatCount(community.member_count)} {community.member_count === 1 ? "member" : "members"}
           </span>
-          <span className="font-semibold text-stone-900">{priceText(community.type, community.price)}</span>
+          <span className="font-semibold text-stone-900">
+            {priceText(community.type, community.price, community.currency)}
+          </span>
         </div>
       </div>
     </div>

@@ -10,9 +10,10 @@ import {
   Trophy,
   Users,
 } from "lucide-react";
-import { type ReactNode, useState } from "react";
+import { lazy, type ReactNode, Suspense, useState } from "react";
 import { Link } from "react-router";
-import { categoryLabel, priceText } from "#shared/communities";
+import { categoryLabel } from "#shared/communities";
+import { priceText } from "#shared/money";
 import { formatCount } from "#shared/format";
 import { Avatar } from "#web/components/ui/avatar";
 import { Button } from "#web/components/ui/button";
@@ -20,6 +21,11 @@ import { cn } from "#web/lib/cn";
 import { type CommunityView, CommunityIcon, CoverImage } from "#web/features/communities";
 import { CommunityFigures } from "./community-figures";
 import { joinLabel, useJoinAction } from "#web/features/members";
+
+/** The plan chooser loads when JOIN is pressed on a paid community. */
+const PlanChooser = lazy(() =>
+  import("#web/features/billing/components/plan-chooser").then((m) => ({ default: m.PlanChooser })),
+);
 
 /** What a visitor or non-member sees of a public community (SPEC §2), with the JOIN button. */
 export function CommunityLanding({ community: c }: { community: CommunityView }) {
@@ -63,8 +69,18 @@ export function CommunityLanding({ community: c }: { community: CommunityView })
               <Button size="lg" className="mt-6 w-full tracking-wide" onClick={join.run} loading={join.pending}>
                 {joinLabel(c)}
               </Button>
+              {join.choosing && (
+                <Suspense>
+                  <PlanChooser
+                    community={c}
+                    onOpenChange={join.setChoosing}
+                    onJoinFree={() => void join.joinFree()}
+                    joiningFree={join.pending}
+                  />
+                </Suspense>
+              )}
               <p className="mt-3 text-center text-xs text-stone-600">
-                {c.type === "paid" ? "Monthly membership. Leave any time." : "Free to join. Leave any time."}
+                {c.type === "paid" ? "Choose a plan. Cancel any time." : "Free to join. Leave any time."}
               </p>
             </div>
             {c.creator && (
@@ -92,7 +108,7 @@ export function CommunityLanding({ community: c }: { community: CommunityView })
             <div className="mt-3 flex flex-wrap gap-2 text-sm">
               <Chip icon={Globe}>Public</Chip>
               {category && <Chip icon={Sparkles}>{category}</Chip>}
-              <Chip icon={Crown}>{c.type === "paid" ? priceText(c.type, c.price) : "Free"}</Chip>
+              <Chip icon={Crown}>{c.type === "paid" ? priceText(c.type, c.price, c.currency) : "Free"}</Chip>
             </div>
             <p className="mt-4 text-lg leading-relaxed whitespace-pre-line text-stone-800">
               {c.description || "The creator has not written a description yet."}

@@ -2,7 +2,7 @@ import { Check, ClipboardList, Copy, Crown, Info, Link2, LogOut, Settings } from
 import { useState } from "react";
 import { Link } from "react-router";
 import { toast } from "#web/lib/toast";
-import { ONBOARDING_TASKS, priceText } from "#shared/communities";
+import { ONBOARDING_TASKS } from "#shared/communities";
 import { can, isRole } from "#shared/roles";
 import { ConfirmDialog } from "#web/components/ui/alert-dialog";
 import { Button, buttonClasses } from "#web/components/ui/button";
@@ -60,7 +60,9 @@ export function CommunitySidebar({
               <Crown className="mt-0.5 size-5 shrink-0 text-amber-700" aria-hidden="true" />
               <div className="text-sm">
                 <p className="font-semibold text-stone-900">Premium Community</p>
-                <p className="text-stone-700">Membership is {priceText(c.type, c.price)}.</p>
+                <Link to="/billing" className="text-stone-700 underline hover:text-stone-900">
+                  Your plan and billing
+                </Link>
               </div>
             </div>
           )}

@@ -1,8 +1,8 @@
 import { Link2Off, Lock, MailOpen, RotateCw, ShieldOff } from "lucide-react";
-import { type ReactNode, useEffect } from "react";
+import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { toast } from "#web/lib/toast";
-import { priceText } from "#shared/communities";
+import { priceText } from "#shared/money";
 import { formatCount } from "#shared/format";
 import { MSG } from "#shared/messages";
 import { Button, buttonClasses } from "#web/components/ui/button";
@@ -13,6 +13,11 @@ import { useMe } from "#web/lib/session";
 import { CommunityCover, CommunityIcon } from "#web/features/communities";
 import { useAcceptInvite } from "../api/accept-invite";
 import { type InviteView, useInvite } from "../api/get-invite";
+
+/** The plan chooser loads when a paid community's invitation is accepted. */
+const PlanChooser = lazy(() =>
+  import("#web/features/billing/components/plan-chooser").then((m) => ({ default: m.PlanChooser })),
+);
 
 const communityPath = (slug: string) => `/community/${encodeURIComponent(slug)}`;
 
@@ -69,6 +74,7 @@ function InviteCard({ inviteCode, invite }: { inviteCode: string; invite: Invite
   const accept = useAcceptInvite();
   const signedIn = Boolean(me.data?.user);
   const paid = community.type === "paid" && community.price > 0;
+  const [choosing, setChoosing] = useState(false);
 
   // Already in (SPEC §8: on an invite, "already a member" goes to the community).
   const alreadyMember = Boolean(role) && accept.isIdle;
@@ -91,6 +97,11 @@ function InviteCard({ inviteCode, invite }: { inviteCode: string; invite: Invite
       });
       return;
     }
+    if (paid) setChoosing(true);
+    else acceptNow();
+  };
+
+  const acceptNow = () =>
     accept.mutate(inviteCode, {
       onSuccess: ({ community: joined }) => {
         toast.success(`Welcome to ${community.name}!`);
@@ -102,13 +113,14 @@ function InviteCard({ inviteCode, invite }: { inviteCode: string; invite: Invite
           navigate(communityPath(community.slug), { replace: true });
         } else if (error instanceof ApiError && error.status === 401) {
           openAuthDialog({ mode: "login", redirect: `${location.pathname}${location.search}` });
+        } else if (error instanceof ApiError && error.status === 402) {
+          setChoosing(true);
         }
       },
     });
-  };
 
   const acceptError =
-    accept.error && !(accept.error instanceof ApiError && [401, 409].includes(accept.error.status))
+    accept.error && !(accept.error instanceof ApiError && [401, 402, 409].includes(accept.error.status))
       ? errorMessage(accept.error, MSG.joinFailed, ["NOT_FOUND", "FORBIDDEN"])
       : null;
 
@@ -131,7 +143,7 @@ function InviteCard({ inviteCode, invite }: { inviteCode: string; invite: Invite
                   : "rounded-full bg-emerald-50 px-3 py-1 text-sm font-semibold text-emerald-800"
               }
             >
-              {paid ? priceText(community.type, community.price) : "Free"}
+              {paid ? priceText(community.type, community.price, community.currency) : "Free"}
             </span>
             {community.visibility === "private" && (
               <span className="inline-flex items-center gap-1.5 rounded-full bg-stone-100 px-3 py-1 text-sm font-semibold text-stone-700">
@@ -163,10 +175,21 @@ function InviteCard({ inviteCode, invite }: { inviteCode: string; invite: Invite
           >
             Accept Invitation
           </Button>
+          {choosing && (
+            <Suspense>
+              <PlanChooser
+                community={community}
+                inviteCode={inviteCode}
+                onOpenChange={setChoosing}
+                onJoinFree={acceptNow}
+                joiningFree={accept.isPending}
+              />
+            </Suspense>
+          )}
           <p className="mt-3 text-center text-sm text-stone-600">
             {signedIn
               ? paid
-                ? MSG.paymentComingSoon
+                ? "Choose a plan, then pay to join."
                 : "You'll join as a member right away."
               : "You'll be asked to log in or sign up first."}
           </p>

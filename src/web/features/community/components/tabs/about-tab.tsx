@@ -1,7 +1,8 @@
 import { CalendarDays, Crown, Globe, Lock, ScrollText, Tag, Users } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { categoryLabel, priceText } from "#shared/communities";
+import { categoryLabel } from "#shared/communities";
+import { priceText } from "#shared/money";
 import { formatCount } from "#shared/format";
 import { Avatar } from "#web/components/ui/avatar";
 import type { CommunityView } from "#web/features/communities";
@@ -31,7 +32,7 @@ export function AboutTab({ community: c }: { community: CommunityView }) {
             {category ?? "Not set"}
           </Fact>
           <Fact icon={Crown} term="Membership">
-            {c.type === "paid" ? priceText(c.type, c.price) : "Free"}
+            {c.type === "paid" ? priceText(c.type, c.price, c.currency) : "Free"}
           </Fact>
           <Fact icon={Users} term="Members">
             {formatCount(c.member_count)}
