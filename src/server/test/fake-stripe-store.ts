@@ -35,6 +35,8 @@ export type FakeStripeOptions = {
   webhookSecret: string;
   /** Where each event is POSTed (with Stripe-Signature); none: events are only kept in `events`. */
   webhookUrl?: string;
+  /** The port to listen on (127.0.0.1); 0, the default, takes a free one. */
+  port?: number;
 };
 
 /** A Stripe API error answer: `{"error": {type, message, code, param}}` with its status. */
@@ -95,8 +97,21 @@ export function createStore(options: FakeStripeOptions) {
     };
     events.push(event);
     const url = webhookUrl;
-    if (url) delivery = delivery.then(() => deliver(url, event));
+    if (url && held) held.push([url, event]);
+    else if (url) delivery = delivery.then(() => deliver(url, event));
     return event;
+  }
+
+  /** Events kept back while deliveries are held (a browser test's view of "the webhook is late"). */
+  let held: Array<[string, FakeEvent]> | null = null;
+  function holdDeliveries() {
+    held ??= [];
+  }
+  /** Sends the held events, in order, and delivers again as events come. */
+  function releaseDeliveries() {
+    const waiting = held ?? [];
+    held = null;
+    for (const [url, event] of waiting) delivery = delivery.then(() => deliver(url, event));
   }
 
   function signed(event: FakeEvent, secret = options.webhookSecret): { body: string; signature: string } {
@@ -121,7 +136,7 @@ export function createStore(options: FakeStripeOptions) {
     }
   }
 
-  /** Resolves when every event emitted so far has been delivered (or failed to be). */
+  /** Resolves when every event emitted so far has been delivered (or failed to be), held ones aside. */
   const idle = async () => {
     let last: Promise<void>;
     do {
@@ -358,6 +373,8 @@ export function createStore(options: FakeStripeOptions) {
     setUrl(url: string) {
       base = url;
     },
+    holdDeliveries,
+    releaseDeliveries,
     setWebhookUrl(url: string | null) {
       webhookUrl = url;
     },

@@ -25,7 +25,7 @@ import { ApiError, createStore, missing, type FakeStripeOptions } from "./fake-s
  * customer or time would do at Stripe (paying, a renewal, a period ending, onboarding) are test
  * controls (fake-stripe-controls.ts), as methods and as small HTTP endpoints for browser tests;
  * each emits the events Stripe would, signed as Stripe signs them and, with `webhookUrl`,
- * delivered there in order.
+ * delivered there in order (or held back until released: POST /test/webhooks/hold, /release).
  */
 
 export type { FakeStripeOptions };
@@ -184,6 +184,24 @@ export async function startFakeStripe(options: FakeStripeOptions) {
     ],
     ["POST", /^\/test\/accounts\/([^/]+)\/complete-onboarding$/, ([id]) => completeOnboarding(id)],
     ["GET", /^\/test\/events$/, () => ({ object: "list", data: events })],
+    [
+      "POST",
+      /^\/test\/webhooks\/hold$/,
+      () => {
+        store.holdDeliveries();
+        return { held: true };
+      },
+    ],
+    [
+      "POST",
+      /^\/test\/webhooks\/release$/,
+      async () => {
+        store.releaseDeliveries();
+        await store.idle();
+        return { held: false };
+      },
+    ],
+    ["GET", /^\/health$/, () => ({ ok: true })],
   ];
 
   type Redirect = { redirect: string };
@@ -281,7 +299,7 @@ export async function startFakeStripe(options: FakeStripeOptions) {
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
   const base = `http://127.0.0.1:${port}`;
@@ -298,6 +316,10 @@ export async function startFakeStripe(options: FakeStripeOptions) {
     deliveries: store.deliveries,
     /** The webhook body and Stripe-Signature header of an event, as Stripe would send them. */
     signed: store.signed,
+    /** Keeps later events back (still recorded in `events`) until `releaseDeliveries`. */
+    holdDeliveries: store.holdDeliveries,
+    /** Sends the held events in order and delivers as before. */
+    releaseDeliveries: store.releaseDeliveries,
     /** Starts (or stops, with null) POSTing events to a URL; earlier events are not resent. */
     setWebhookUrl: store.setWebhookUrl,
     /** Resolves when every event emitted so far has been delivered (or failed to be). */
