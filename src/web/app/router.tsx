@@ -80,12 +80,9 @@ export const router = createBrowserRouter([
             lazy: () => page(import("./routes/saved"), "SavedRoute"),
           },
           {
-            path: "billing",
+            // One route for /billing and /billing/checkout/:checkoutId: each route costs every page's entry.
+            path: "billing/*",
             lazy: () => page(import("./routes/billing"), "BillingRoute"),
-          },
-          {
-            path: "billing/checkout/:checkoutId",
-            lazy: () => page(import("./routes/billing"), "CheckoutRoute"),
           },
           {
             path: "notifications",
