@@ -1,4 +1,5 @@
 import { RefreshCw } from "lucide-react";
+import { useEffect, useRef } from "react";
 import { CONNECT_STATUS_LABELS, PAYOUT_MESSAGES } from "#shared/payouts";
 import { Button } from "#web/components/ui/button";
 import { FormMessage } from "#web/components/ui/form-message";
@@ -29,6 +30,14 @@ function ConnectPanel({ communityId, payouts }: { communityId: string; payouts: 
       onSuccess: ({ url }) => window.location.assign(url),
     });
   const error = connect.error ?? refresh.error;
+  // Back from Stripe's onboarding, its word may not have arrived yet: ask Stripe once on opening.
+  const asked = useRef(false);
+  const unfinished = payouts.account !== null && payouts.status !== "active";
+  useEffect(() => {
+    if (!unfinished || asked.current) return;
+    asked.current = true;
+    refresh.mutate();
+  }, [unfinished, refresh]);
   return (
     <div className="space-y-5">
       <PanelSection
