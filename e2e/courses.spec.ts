@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { type APIRequestContext, type Locator, type Page, expect, test } from "@playwright/test";
 import sharp from "sharp";
 import { COURSE_MESSAGES } from "../src/shared/courses";
+import { PAYMENT_MESSAGES } from "../src/shared/payments";
 import { UPLOAD_MESSAGES } from "../src/shared/uploads";
 import { type TestUser, apiFor, createConfirmedUser, expectNoViolations, uniqueSuffix, signInPage } from "./helpers";
 
@@ -412,29 +413,33 @@ test("a paid course is locked until the member buys it through the simulated car
 
   await page.getByRole("button", { name: "Buy this course for $49" }).first().click();
   const buy = page.getByRole("dialog", { name: "Buy this course" });
-  await expect(buy.getByText("This is a simulated checkout.")).toBeVisible();
-  await expect(buy.getByText(/No real charge is made/)).toBeVisible();
-  await buy.getByRole("button", { name: "Pay $49" }).click();
-  await expect(buy.getByText("Please enter your card number")).toBeVisible();
-  await expect(buy.getByText("Please enter the expiry date", { exact: true })).toBeVisible();
-  await expect(buy.getByText("Please enter the CVC")).toBeVisible();
-  await expect(buy.getByText("Please enter the name on the card")).toBeVisible();
-  await expect(buy.getByLabel("Card number")).toBeFocused();
+  await buy.getByRole("button", { name: "Continue to payment" }).click();
 
-  await buy.getByLabel("Card number").pressSequentially("4242424242424242");
-  await expect(buy.getByLabel("Card number")).toHaveValue("4242 4242 4242 4242");
-  await buy.getByLabel("Expiry (MM/YY)").pressSequentially("1299");
-  await expect(buy.getByLabel("Expiry (MM/YY)")).toHaveValue("12/99");
-  await buy.getByLabel("CVC").pressSequentially("12a3");
-  await expect(buy.getByLabel("CVC")).toHaveValue("123");
-  await buy.getByLabel("Name on card").fill("Mia Member");
-  const purchased = page.waitForResponse((r) => r.url().endsWith("/purchase") && r.status() === 200);
-  await buy.getByRole("button", { name: "Pay $49" }).click();
-  await expect(buy.getByRole("button", { name: "Processing payment…" })).toBeDisabled();
-  await purchased;
-  await expect(buy).toHaveCount(0);
-  await expect(page.getByText(`You now have access to ${title}.`)).toBeVisible();
-  await expect(page.getByRole("heading", { level: 2, name: "Proportions of the face" })).toBeFocused();
+  // The checkout page: the simulated card form, then the wait for the confirmation.
+  await expect(page).toHaveURL(/\/billing\/checkout\//);
+  await expect(page.getByRole("region", { name: "Order summary" }).getByText(title)).toBeVisible();
+  await expect(page.getByText("This is a simulated checkout.")).toBeVisible();
+  await expect(page.getByText(/No real charge is made/)).toBeVisible();
+  await page.getByRole("button", { name: "Pay $49" }).click();
+  await expect(page.getByText("Please enter your card number")).toBeVisible();
+  await expect(page.getByText("Please enter the expiry date", { exact: true })).toBeVisible();
+  await expect(page.getByText("Please enter the CVC")).toBeVisible();
+  await expect(page.getByText("Please enter the name on the card")).toBeVisible();
+  await expect(page.getByLabel("Card number")).toBeFocused();
+
+  await page.getByLabel("Card number").pressSequentially("4242424242424242");
+  await expect(page.getByLabel("Card number")).toHaveValue("4242 4242 4242 4242");
+  await page.getByLabel("Expiry (MM/YY)").pressSequentially("1299");
+  await expect(page.getByLabel("Expiry (MM/YY)")).toHaveValue("12/99");
+  await page.getByLabel("CVC").pressSequentially("12a3");
+  await expect(page.getByLabel("CVC")).toHaveValue("123");
+  await page.getByLabel("Name on card").fill("Mia Member");
+  await page.getByRole("button", { name: "Pay $49" }).click();
+  await expect(page.getByRole("button", { name: "Processing payment…" })).toBeDisabled();
+  await expect(page.getByText(PAYMENT_MESSAGES.waiting)).toBeVisible();
+  await expect(page.getByText(PAYMENT_MESSAGES.confirmed)).toBeVisible();
+  await expect(page).toHaveURL(/\/course\/[^/]+$/);
+  await lessonLink(page, "Proportions of the face").click();
 
   // Unlocked: the lesson plays and can be completed.
   await expect(page.getByRole("heading", { name: "This lesson is locked" })).toHaveCount(0);
@@ -448,8 +453,8 @@ test("a paid course is locked until the member buys it through the simulated car
     expect(line).not.toContain("4242");
     expect(line).not.toContain("Mia Member");
   }
-  const purchaseRequest = sent.find((l) => l.includes("/purchase"));
-  expect(purchaseRequest?.trim().endsWith("/purchase")).toBe(true);
+  const paid = sent.find((l) => l.includes("/simulated-payment"));
+  expect(paid?.trim().endsWith("/simulated-payment")).toBe(true);
 
   // A visitor who is not a member is asked to join.
   await page.context().clearCookies();
