@@ -158,7 +158,16 @@ export function paymentJobHandlers(ctx: AppContext): Record<string, JobHandler> 
     [EVENT_QUEUE]: async (payload) => {
       const id = String(payload.id);
       const provider = await paymentProvider(ctx);
-      const [event] = await ctx.db.select().from(paymentEvents).where(eq(paymentEvents.id, id));
+      // Not the payload: processing re-reads the object from the provider.
+      const [event] = await ctx.db
+        .select({
+          processedAt: paymentEvents.processedAt,
+          objectId: paymentEvents.objectId,
+          provider: paymentEvents.provider,
+          type: paymentEvents.type,
+        })
+        .from(paymentEvents)
+        .where(eq(paymentEvents.id, id));
       if (!event || event.processedAt || !event.objectId || event.provider !== provider.name) return;
       try {
         await processEvent(ctx, provider, event.type, event.objectId);
