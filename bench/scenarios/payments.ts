@@ -8,6 +8,7 @@ import os from "node:os";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import Stripe from "stripe";
+import { cpuTree } from "../lib/cpu";
 import { databaseUrl, spawnChildServer, startBaseline, startHearth, type ChildServer } from "../lib/children";
 import { int } from "../lib/format";
 import { signIn } from "../lib/hearth-client";
@@ -234,6 +235,16 @@ export const payments: Scenario = {
 
       // (a) Webhooks: every event (and the repeats) POSTed to either process over real sockets;
       // timed from the first POST until the last event is processed by the job workers.
+      // CPU seconds of everything the events cost: the Hearth processes, PostgreSQL, the fake.
+      const cpuOf = () => {
+        const out = { hearth: 0, postgres: 0, fake: 0 };
+        for (const pid of [a.pid, b.pid])
+          for (const p of cpuTree(pid).values())
+            out[p.name.startsWith("postgres") ? "postgres" : "hearth"] += p.seconds;
+        for (const p of cpuTree(fake.pid).values()) out.fake += p.seconds;
+        return out;
+      };
+      const cpu0 = cpuOf();
       const t0 = performance.now();
       const intake = await lanes(bodies.length, WEBHOOK_CONNECTIONS, async (i) => {
         const res = await fetch(`${targets[i % 2]}/api/payments/webhook`, {
@@ -256,6 +267,14 @@ export const payments: Scenario = {
       }
       const endToEnd = (performance.now() - t0) / 1000;
       loads.push(os.loadavg()[0]);
+      const cpu1 = cpuOf();
+      const cpuParts = {
+        hearth: cpu1.hearth - cpu0.hearth,
+        postgres: cpu1.postgres - cpu0.postgres,
+        fake: cpu1.fake - cpu0.fake,
+      };
+      const cpuSeconds = cpuParts.hearth + cpuParts.postgres + cpuParts.fake;
+      const perEvent = (x: number) => ((x * 1000) / events.length).toFixed(1);
       const lag = (
         await pool.query<{ ms: number }>(
           `SELECT extract(epoch FROM processed_at - received_at) * 1000 AS ms FROM payment_events`,
@@ -346,6 +365,7 @@ export const payments: Scenario = {
         `Each member then pays at the fake (4 events each: checkout.session.completed, customer.subscription.created, invoice.paid, invoice.payment_succeeded; ${int(events.length)} events). The harness signs each as Stripe does and POSTs them, shuffled (out of order) with ${Math.round(DUPLICATE_SHARE * 100)}% delivered twice (${int(bodies.length)} deliveries, ${int(duplicates)} answered 200), alternately to the two processes at ${WEBHOOK_CONNECTIONS} connections. End to end is from the first POST until every event is processed (each re-reads its object from the fake inside the object's advisory lock); its p50/p99 are each event's received → processed time in ms. Checked afterwards: ${int(facts.entitlements)} active entitlements, ${int(facts.payments)} payments, ${int(facts.members)} memberships, ${int(facts.complete)} completed checkouts, ${int(facts.events)} stored events, ${facts.dead} dead jobs — exactly one of each per member.`,
       ];
       notes.push(
+        `CPU: the two Hearth processes, PostgreSQL and the fake Stripe used ${cpuSeconds.toFixed(1)} CPU seconds for the ${int(bodies.length)} deliveries and ${int(events.length)} events (${perEvent(cpuSeconds)} ms an event, intake included: Hearth's Node processes ${perEvent(cpuParts.hearth)} ms, PostgreSQL ${perEvent(cpuParts.postgres)} ms, the fake ${perEvent(cpuParts.fake)} ms) over ${endToEnd.toFixed(1)} s, ${(cpuSeconds / endToEnd).toFixed(2)} of the ${os.cpus().length} cores: the rest of the time they waited for a core the machine's other work held. With the ${os.cpus().length} cores to themselves that cost bounds the rate at about ${int((os.cpus().length * events.length) / cpuSeconds)} events/s (the fake's share included, which real Stripe would not cost).`,
         `Load average (1 min) of the ${os.cpus().length}-core machine: ${loads.map((l) => l.toFixed(1)).join(" at the start, ")} when the last event was processed; the baselines ran under the same load. Each Hearth process applies up to 8 Stripe events at once (\`JobWorker.setConcurrency\`, two connections fewer than its pool of 10); events of one subscription wait for each other (advisory lock), and purchases in one community wait for its row while a member is added (member count), so the scenario's single community is the worst case.`,
       );
       return { rows, notes };
