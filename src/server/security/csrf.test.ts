@@ -25,9 +25,10 @@ type Operation = { method: Method; path: string; crossSite: boolean };
 
 /**
  * Routes that take a signed token instead of the session (route config crossSite: true) and so
- * accept requests from anywhere: a mail client's one-click unsubscribe is a cross-site form post.
+ * accept requests from anywhere: a mail client's one-click unsubscribe is a cross-site form post,
+ * and Stripe's webhook is signed over its body.
  */
-const CROSS_SITE_EXCEPTIONS = ["POST /api/notifications/unsubscribe"];
+const CROSS_SITE_EXCEPTIONS = ["POST /api/notifications/unsubscribe", "POST /api/payments/webhook"];
 
 /** Every operation the running app documents (the same document as docs/openapi.json). */
 function operations(): Operation[] {
