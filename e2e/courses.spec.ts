@@ -519,9 +519,13 @@ test("the Courses tab, the course page and its dialogs have no WCAG A/AA violati
   await expectNoViolations(page, "course page (member, locked lesson)");
   await page.getByRole("button", { name: "Buy this course for $19.50" }).first().click();
   const buy = page.getByRole("dialog", { name: "Buy this course" });
-  await buy.getByRole("button", { name: "Pay $19.50" }).click();
-  await expect(buy.getByText("Please enter your card number")).toBeVisible();
-  await expectNoViolations(page, "the simulated card form with errors");
+  await expect(buy.getByRole("button", { name: "Continue to payment" })).toBeVisible();
+  await expectNoViolations(page, "the Buy this course dialog");
+  await buy.getByRole("button", { name: "Continue to payment" }).click();
+  await expect(page).toHaveURL(/\/billing\/checkout\//);
+  await page.getByRole("button", { name: "Pay $19.50" }).click();
+  await expect(page.getByText("Please enter your card number")).toBeVisible();
+  await expectNoViolations(page, "the checkout page's card form with errors");
 });
 
 test("an owner gives a course a thumbnail, which the course card shows", async ({ page }) => {
