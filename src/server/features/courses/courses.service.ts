@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { COURSE_MESSAGES as CM, DEFAULT_MODULE_TITLE } from "#shared/courses";
 import { type CreateCourseInput } from "#shared/courses.schemas";
@@ -15,8 +14,8 @@ import { ROLE_RANK } from "#shared/roles";
 import type { Tx } from "#server/db/client";
 import { courseModules, courses, mediaFiles } from "#server/db/schema/index";
 import type { CommunityRequest } from "#server/features/communities/index";
-import { courseEntitlementSql } from "#server/lib/entitlement-access";
 import { AppError } from "#server/lib/errors";
+import { buyCourseAtOnce } from "#server/features/payments/index";
 import { linkUploads } from "#server/lib/uploads";
 import {
   checkOwnMedia,
@@ -180,36 +179,16 @@ export async function reorderCourses({ ctx, viewer, idOrSlug, ids }: CommunityRe
   return listCourses({ ctx, viewer, idOrSlug: community.id });
 }
 
-const ownsCourse = async (tx: Tx, userId: string, courseId: string) =>
-  (await tx.execute(sql`SELECT ${courseEntitlementSql(sql`${courseId}::uuid`, userId)} AS owns`)).rows[0]?.owns ===
-  true;
-
 /**
- * The simulated purchase (no real charge): an active course entitlement at the course's active
- * price. Only a member of the community buys; buying twice changes nothing (the viewer's row lock
- * on the course makes two at once take turns).
+ * The simulated one-step purchase (no real charge), through the payment provider like the checkout
+ * page: only a member of the community buys; buying what one owns (or, for staff, has) changes
+ * nothing.
  */
 export async function purchaseCourse({ ctx, viewer, courseId }: ViewerRequest<{ courseId: string }>) {
   const { course, role } = await requireCourse(ctx.db, courseId, viewer.id);
   if (!role) throw new AppError("FORBIDDEN", "Join the community to buy its courses");
   if (course.access !== "sold") throw new AppError("VALIDATION", CM.purchaseNotNeeded);
   if (course.status !== "published") throw new AppError("VALIDATION", "This course is not published yet");
-  if (ROLE_RANK[role] < ROLE_RANK.admin && !course.purchased) {
-    await ctx.db.transaction(async (tx) => {
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(7243210, hashtext(${`${viewer.id}:${course.id}`}))`);
-      const bought = await tx.execute(sql`
-        INSERT INTO entitlements (user_id, kind, community_id, course_id, price_id, status, provider,
-                                  provider_payment_id, amount, currency, interval)
-        SELECT ${viewer.id}, 'course', p.community_id, p.course_id, p.id, 'active', 'simulated',
-               ${`sim_pi_${randomUUID()}`}, p.amount, p.currency, 'once'
-          FROM prices p
-         WHERE p.course_id = ${course.id} AND p.product = 'course' AND p.active
-           AND NOT ${courseEntitlementSql(sql`${course.id}::uuid`, viewer.id)}
-         ORDER BY p.created_at DESC LIMIT 1`);
-      if (bought.rowCount === 0 && !(await ownsCourse(tx, viewer.id, course.id))) {
-        throw new AppError("VALIDATION", PAYMENT_MESSAGES.priceUnavailable);
-      }
-    });
-  }
+  if (ROLE_RANK[role] < ROLE_RANK.admin && !course.purchased) await buyCourseAtOnce(ctx, viewer, course.id);
   return findCourse({ ctx, viewer, courseId: course.id });
 }

@@ -323,7 +323,7 @@ describe("paid access", () => {
         status: "active",
         provider: "simulated",
         interval: "once",
-        provider_payment_id: expect.stringMatching(/^sim_pi_[0-9a-f-]{36}$/),
+        provider_payment_id: expect.stringMatching(/^sim_pi_/),
         at_price: true,
       },
     ]);

@@ -142,6 +142,34 @@ export async function reconcile(ctx: AppContext, provider: PaymentProvider) {
   return { checked, repaired };
 }
 
+/**
+ * Processes one stored event (the queue's job; also called at once for a simulated one-step
+ * purchase): a processed one is skipped, a failure is recorded on the event and thrown for a retry.
+ */
+export async function processStoredEvent(ctx: AppContext, provider: PaymentProvider, id: string) {
+  // Not the payload: processing re-reads the object from the provider.
+  const [event] = await ctx.db
+    .select({
+      processedAt: paymentEvents.processedAt,
+      objectId: paymentEvents.objectId,
+      provider: paymentEvents.provider,
+      type: paymentEvents.type,
+    })
+    .from(paymentEvents)
+    .where(eq(paymentEvents.id, id));
+  if (!event || event.processedAt || !event.objectId || event.provider !== provider.name) return;
+  try {
+    await processEvent(ctx, provider, event.type, event.objectId);
+  } catch (err) {
+    await ctx.db
+      .update(paymentEvents)
+      .set({ error: String((err as Error).message ?? err) })
+      .where(eq(paymentEvents.id, id));
+    throw err;
+  }
+  await ctx.db.update(paymentEvents).set({ processedAt: new Date(), error: null }).where(eq(paymentEvents.id, id));
+}
+
 /** The job handlers and schedules of payments, registered by app.ts. */
 export function paymentJobHandlers(ctx: AppContext): Record<string, JobHandler> {
   // Stripe events are applied inside their object's advisory lock with idempotent writes, and
@@ -155,31 +183,7 @@ export function paymentJobHandlers(ctx: AppContext): Record<string, JobHandler> 
   if (ctx.config.payments.provider === "simulated")
     ctx.worker.addSchedule({ name: "payments-simulated-renewals", queue: RENEW_QUEUE, everyMs: 10 * 60_000 });
   return {
-    [EVENT_QUEUE]: async (payload) => {
-      const id = String(payload.id);
-      const provider = await paymentProvider(ctx);
-      // Not the payload: processing re-reads the object from the provider.
-      const [event] = await ctx.db
-        .select({
-          processedAt: paymentEvents.processedAt,
-          objectId: paymentEvents.objectId,
-          provider: paymentEvents.provider,
-          type: paymentEvents.type,
-        })
-        .from(paymentEvents)
-        .where(eq(paymentEvents.id, id));
-      if (!event || event.processedAt || !event.objectId || event.provider !== provider.name) return;
-      try {
-        await processEvent(ctx, provider, event.type, event.objectId);
-      } catch (err) {
-        await ctx.db
-          .update(paymentEvents)
-          .set({ error: String((err as Error).message ?? err) })
-          .where(eq(paymentEvents.id, id));
-        throw err;
-      }
-      await ctx.db.update(paymentEvents).set({ processedAt: new Date(), error: null }).where(eq(paymentEvents.id, id));
-    },
+    [EVENT_QUEUE]: async (payload) => processStoredEvent(ctx, await paymentProvider(ctx), String(payload.id)),
     [LAPSE_QUEUE]: async (payload) => {
       await expireLapsed(ctx, typeof payload.entitlementId === "string" ? payload.entitlementId : undefined);
     },

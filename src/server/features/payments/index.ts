@@ -7,3 +7,4 @@ export { paymentJobHandlers } from "./events";
 export { paymentProvider, isSimulated } from "./provider-registry";
 export { stopRenewals } from "./subscriptions.service";
 export { startCreatorPlanCheckout } from "./creator-plan";
+export { buyCourseAtOnce } from "./checkout.service";
