@@ -87,10 +87,6 @@ export function useCourseMutations(courseId: string) {
       await queryClient.invalidateQueries({ queryKey: courseQueryKeys.list(communityId) });
     },
   });
-  const purchase = useMutation({
-    mutationFn: () => unwrap(api.POST("/api/courses/{courseId}/purchase", courseParams)),
-    onSuccess,
-  });
   const addModule = useMutation({
     mutationFn: (body: ModuleInput) => unwrap(api.POST("/api/courses/{courseId}/modules", { ...courseParams, body })),
     onSuccess,
@@ -132,7 +128,6 @@ export function useCourseMutations(courseId: string) {
   return {
     update,
     remove,
-    purchase,
     addModule,
     reorderModules,
     updateModule,
