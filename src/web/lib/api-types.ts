@@ -14612,10 +14612,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The community's tiers on sale, in order, with their active monthly and annual prices */
+        /** The community's tiers on sale, in order, with their active monthly and annual prices; a private community's to members, or with its invite code */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    invite_code?: string;
+                };
                 header?: never;
                 path: {
                     communityId: string;

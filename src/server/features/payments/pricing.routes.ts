@@ -31,12 +31,20 @@ export const pricingRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     {
       schema: {
         tags,
-        summary: "The community's tiers on sale, in order, with their active monthly and annual prices",
+        summary:
+          "The community's tiers on sale, in order, with their active monthly and annual prices; a private community's to members, or with its invite code",
         params,
+        querystring: z.object({ invite_code: z.string().min(1).max(100).optional() }),
         response: { 200: tiersAnswer, ...errorResponses },
       },
     },
-    async (request) => listTiers({ ctx, viewer: await ctx.viewer(request), idOrSlug: request.params.communityId }),
+    async (request) =>
+      listTiers({
+        ctx,
+        viewer: await ctx.viewer(request),
+        idOrSlug: request.params.communityId,
+        inviteCode: request.query.invite_code,
+      }),
   );
 
   app.get(

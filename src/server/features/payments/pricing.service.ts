@@ -1,7 +1,13 @@
 import type { PricingInput } from "#shared/payments";
 import type { AppContext, Viewer } from "#server/context";
 import type { Queryable } from "#server/db/client";
-import { requireCommunity, requirePermission, type CommunityRow } from "#server/lib/community-access";
+import {
+  communityNotFound,
+  findCommunityRow,
+  requireCommunity,
+  requirePermission,
+  type CommunityRow,
+} from "#server/lib/community-access";
 import { applyPricing, readTiers } from "#server/lib/tier-pricing";
 
 // What an owner sells: the pricing routes' services (the stored rules: lib/tier-pricing.ts).
@@ -11,12 +17,19 @@ export async function listTiers({
   ctx,
   viewer,
   idOrSlug,
+  inviteCode,
 }: {
   ctx: AppContext;
   viewer: Viewer | null;
   idOrSlug: string;
+  /** A private community's invite: whoever holds it sees what joining costs (the invite page). */
+  inviteCode?: string;
 }) {
-  const { community } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer?.id, privateAs: "not_found" });
+  const community = await findCommunityRow(ctx.db, idOrSlug);
+  const invited =
+    community !== null && inviteCode !== undefined && community.inviteEnabled && community.inviteCode === inviteCode;
+  if (!invited) await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer?.id, privateAs: "not_found" });
+  if (!community) throw communityNotFound();
   return { currency: community.currency, tiers: await readTiers(ctx.db, community.id, false) };
 }
 

@@ -298,3 +298,23 @@ describe("the settings' one-price form (PATCH type and price)", () => {
     expect(await communityRow(c)).toMatchObject({ type: "paid", price: 9 });
   });
 });
+
+describe("the tiers of a private community", () => {
+  it("are shown to its members and to whoever holds its invite code, and to nobody else", async () => {
+    const owner = await signedInUser(t);
+    const c = await community(owner);
+    const patched = await http.patch(`/api/communities/${c.id}`, { visibility: "private" }, { cookie: owner.cookie });
+    expect(patched.status).toBe(200);
+    expect((await put(c, owner, pricing([tier()]))).status).toBe(200);
+    const stranger = await signedInUser(t);
+    const code = patched.body.invite_code as string;
+    expect((await http.get(`/api/communities/${c.id}/tiers`, { cookie: stranger.cookie })).status).toBe(404);
+    expect(
+      (await http.get(`/api/communities/${c.id}/tiers?invite_code=wrong`, { cookie: stranger.cookie })).status,
+    ).toBe(404);
+    const invited = await http.get(`/api/communities/${c.id}/tiers?invite_code=${encodeURIComponent(code)}`);
+    expect(invited.status).toBe(200);
+    expect(invited.body.tiers.map((x: { name: string }) => x.name)).toEqual(["Standard"]);
+    expect((await http.get(`/api/communities/${c.id}/tiers`, { cookie: owner.cookie })).status).toBe(200);
+  });
+});

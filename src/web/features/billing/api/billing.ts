@@ -39,15 +39,21 @@ export function useCheckout(id: string, { enabled, poll }: { enabled: boolean; p
   });
 }
 
-export const tiersQueryOptions = (communityId: string) =>
+/** A private community's tiers are shown to its members, or to whoever holds its invite code. */
+export const tiersQueryOptions = (communityId: string, inviteCode?: string) =>
   queryOptions({
     queryKey: billingKeys.tiers(communityId),
-    queryFn: () => unwrap(api.GET("/api/communities/{communityId}/tiers", { params: { path: { communityId } } })),
+    queryFn: () =>
+      unwrap(
+        api.GET("/api/communities/{communityId}/tiers", {
+          params: { path: { communityId }, query: inviteCode ? { invite_code: inviteCode } : {} },
+        }),
+      ),
   });
 
 /** A community's tiers on sale, with their monthly and annual prices. */
-export const useTiers = (communityId: string, enabled = true) =>
-  useQuery({ ...tiersQueryOptions(communityId), enabled });
+export const useTiers = (communityId: string, enabled = true, inviteCode?: string) =>
+  useQuery({ ...tiersQueryOptions(communityId, inviteCode), enabled });
 
 /** Starts a checkout; answers where to send the browser. */
 export function useStartCheckout() {

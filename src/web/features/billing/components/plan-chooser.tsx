@@ -35,7 +35,7 @@ export function tierPriceText(tier: Tier, currency: string, interval: RecurringI
  * open; the caller mounts it lazily.
  */
 export function PlanChooser({ community, inviteCode, onOpenChange, onJoinFree, joiningFree }: PlanChooserProps) {
-  const tiers = useTiers(community.id);
+  const tiers = useTiers(community.id, true, inviteCode);
   const checkout = useStartCheckout();
   const navigate = useNavigate();
   const [interval, setInterval] = useState<RecurringInterval>("month");
