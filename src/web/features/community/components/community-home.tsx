@@ -10,6 +10,7 @@ import {
 } from "lucide-react";
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
+import type { CommunitySettingsTab } from "#web/features/community-settings";
 import { formatCount } from "#shared/format";
 import { can, isManager } from "#shared/roles";
 import { Spinner } from "#web/components/ui/spinner";
@@ -72,8 +73,10 @@ export function useHomeTab(community: CommunityView) {
 /** What a member sees: the tabs, the selected tab's content, and the sidebar card. */
 export function CommunityHome({ community: c }: { community: CommunityView }) {
   const { tabs, current, select } = useHomeTab(c);
-  const [settingsOpen, setSettingsOpen] = useState(false);
-  const [settingsUsed, setSettingsUsed] = useState(false);
+  // ?settings=payouts (Stripe's onboarding comes back there) opens the settings on that tab.
+  const [settingsTab] = useState(() => new URLSearchParams(location.search).get("settings"));
+  const [settingsOpen, setSettingsOpen] = useState(!!settingsTab);
+  const [settingsUsed, setSettingsUsed] = useState(!!settingsTab);
   const label = tabs.find((t) => t.id === current)?.label ?? "Community";
   const tabList = useRef<HTMLDivElement>(null);
   const tabsId = useId();
@@ -163,7 +166,12 @@ export function CommunityHome({ community: c }: { community: CommunityView }) {
       </div>
       {settingsUsed && can(c.viewer.role, "manage_settings") && (
         <Suspense fallback={null}>
-          <CommunitySettingsDialog community={c} open={settingsOpen} onOpenChange={setSettingsOpen} />
+          <CommunitySettingsDialog
+            community={c}
+            open={settingsOpen}
+            onOpenChange={setSettingsOpen}
+            initialTab={(settingsTab ?? undefined) as CommunitySettingsTab | undefined}
+          />
         </Suspense>
       )}
     </main>
