@@ -743,7 +743,7 @@ export const CASES: Record<string, Case> = {
     prepare: sellTier,
     request: (w) => ({ method: "GET", url: `/api/billing/checkout/${sale(w).checkoutId}` }),
     allowed: (res, { w }) =>
-      expect(res.json).toMatchObject({ status: "open", product: { name: `${w.name} · Standard` } }),
+      expect(res.json).toMatchObject({ status: "open", product: { name: "Standard", community: { name: w.name } } }),
   },
   "POST /api/billing/checkout/{id}/simulated-payment": {
     prepare: sellTier,

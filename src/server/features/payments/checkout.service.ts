@@ -228,7 +228,7 @@ export async function checkoutView(ctx: AppContext, viewer: Viewer, checkoutId: 
   const [names] = (
     await ctx.db.execute<{ c_id: string | null; c_slug: string | null; c_name: string | null; name: string }>(sql`
       SELECT c.id AS c_id, c.slug AS c_slug, c.name AS c_name,
-             coalesce(co.title, c.name || ' · ' || t.name, 'Creator plan') AS name
+             coalesce(co.title, t.name, 'Creator plan') AS name
         FROM (SELECT 1) one
         LEFT JOIN communities c ON c.id = ${price.communityId}::uuid
         LEFT JOIN community_tiers t ON t.id = ${price.tierId}::uuid
