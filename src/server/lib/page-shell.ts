@@ -61,6 +61,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
     reads: (m) => (UUID.test(m[1]) ? [`/api/posts/${m[1]}`, `/api/posts/${m[1]}/comments`] : []),
   },
   { pattern: /^\/saved$/, modules: () => [route("saved")] },
+  { pattern: /^\/billing(\/.*)?$/, modules: () => [route("billing")] },
   { pattern: /^\/notifications(\/unsubscribe)?$/, modules: () => [route("notifications")] },
   { pattern: /^\/u\/[^/]+$/, modules: () => [route("user-profile")] },
 ];
