@@ -59,6 +59,16 @@ export async function requireCommunity(input: {
   return { community, role };
 }
 
+/**
+ * The community a manager works on: one they may see (a private one is not found by outsiders) and
+ * whose role holds the permission ('Insufficient permissions' otherwise).
+ */
+export async function requireCommunityPermission(db: Db, idOrSlug: string, userId: string, permission: Permission) {
+  const { community, role } = await requireCommunity({ db, idOrSlug, userId, privateAs: "not_found" });
+  requirePermission(role, permission);
+  return community;
+}
+
 /** Throws 'Insufficient permissions' (or the given message) unless the role holds the permission. */
 export function requirePermission(role: CommunityRole | null, permission: Permission, message?: string) {
   if (!can(role, permission)) throw new AppError("FORBIDDEN", message ?? MSG.insufficientPermissions);

@@ -3,7 +3,7 @@ import type { ConnectStatus, PaymentProviderName } from "#shared/payments";
 import { connectStatusOf, PAYOUT_MESSAGES, type PayoutMode } from "#shared/payouts";
 import type { AppContext, Viewer } from "#server/context";
 import { payoutAccounts } from "#server/db/schema/index";
-import { requireCommunity, requirePermission, type CommunityRow } from "#server/lib/community-access";
+import { requireCommunityPermission, type CommunityRow } from "#server/lib/community-access";
 import { AppError } from "#server/lib/errors";
 import { refreshAccount } from "./events";
 import { paymentProvider } from "./provider-registry";
@@ -23,12 +23,6 @@ export type Payouts = {
   fee_percent: number;
   account: { charges_enabled: boolean; payouts_enabled: boolean; details_submitted: boolean } | null;
 };
-
-async function ownersCommunity(ctx: AppContext, viewer: Viewer, idOrSlug: string): Promise<CommunityRow> {
-  const { community, role } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id });
-  requirePermission(role, "view_revenue");
-  return community;
-}
 
 async function accountOf(ctx: AppContext, communityId: string, provider: PaymentProviderName) {
   const [row] = await ctx.db.select().from(payoutAccounts).where(eq(payoutAccounts.communityId, communityId));
@@ -58,7 +52,7 @@ async function payoutsOf(ctx: AppContext, community: CommunityRow): Promise<Payo
 
 /** The Payouts tab (owner): where payments go and, with Connect, the account's status. */
 export async function getPayouts(ctx: AppContext, viewer: Viewer, idOrSlug: string): Promise<Payouts> {
-  return payoutsOf(ctx, await ownersCommunity(ctx, viewer, idOrSlug));
+  return payoutsOf(ctx, await requireCommunityPermission(ctx.db, idOrSlug, viewer.id, "view_revenue"));
 }
 
 /**
@@ -67,7 +61,7 @@ export async function getPayouts(ctx: AppContext, viewer: Viewer, idOrSlug: stri
  * onboarding link to it that comes back to the Payouts tab.
  */
 export async function connectPayouts(ctx: AppContext, viewer: Viewer, idOrSlug: string): Promise<{ url: string }> {
-  const community = await ownersCommunity(ctx, viewer, idOrSlug);
+  const community = await requireCommunityPermission(ctx.db, idOrSlug, viewer.id, "view_revenue");
   if (!ctx.config.payments.connect) throw new AppError("CONFLICT", PAYOUT_MESSAGES.connectOff);
   const provider = await paymentProvider(ctx);
   const accountId = await ctx.db.transaction(async (tx) => {
@@ -96,7 +90,7 @@ export async function connectPayouts(ctx: AppContext, viewer: Viewer, idOrSlug: 
 
 /** 'Refresh status' (owner): the account re-read from the provider, then the tab's answer. */
 export async function refreshPayouts(ctx: AppContext, viewer: Viewer, idOrSlug: string): Promise<Payouts> {
-  const community = await ownersCommunity(ctx, viewer, idOrSlug);
+  const community = await requireCommunityPermission(ctx.db, idOrSlug, viewer.id, "view_revenue");
   if (ctx.config.payments.connect) {
     const provider = await paymentProvider(ctx);
     const row = await accountOf(ctx, community.id, provider.name);

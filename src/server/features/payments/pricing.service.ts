@@ -5,7 +5,7 @@ import {
   communityNotFound,
   findCommunityRow,
   requireCommunity,
-  requirePermission,
+  requireCommunityPermission,
   type CommunityRow,
 } from "#server/lib/community-access";
 import { applyPricing, readTiers } from "#server/lib/tier-pricing";
@@ -42,20 +42,9 @@ async function pricingOf(db: Queryable, community: Pick<CommunityRow, "id" | "cu
   };
 }
 
-async function requirePricingManager(ctx: AppContext, viewer: Viewer, idOrSlug: string) {
-  const { community, role } = await requireCommunity({
-    db: ctx.db,
-    idOrSlug,
-    userId: viewer.id,
-    privateAs: "not_found",
-  });
-  requirePermission(role, "manage_settings");
-  return community;
-}
-
 /** The Pricing tab (owner, admin): tiers, prices, grace period and each tier's subscriber count. */
 export async function getPricing({ ctx, viewer, idOrSlug }: { ctx: AppContext; viewer: Viewer; idOrSlug: string }) {
-  const community = await requirePricingManager(ctx, viewer, idOrSlug);
+  const community = await requireCommunityPermission(ctx.db, idOrSlug, viewer.id, "manage_settings");
   return pricingOf(ctx.db, community);
 }
 
@@ -71,7 +60,7 @@ export async function savePricing({
   idOrSlug: string;
   input: PricingInput;
 }) {
-  const community = await requirePricingManager(ctx, viewer, idOrSlug);
+  const community = await requireCommunityPermission(ctx.db, idOrSlug, viewer.id, "manage_settings");
   const answer = await ctx.db.transaction(async (tx) => {
     await applyPricing(tx, community.id, input);
     return pricingOf(tx, { id: community.id, currency: input.currency, graceDays: input.grace_days });

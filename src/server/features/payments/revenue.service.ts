@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { currencyDecimals, fromMinor } from "#shared/payments";
 import type { AppContext, Viewer } from "#server/context";
-import { requireCommunity, requirePermission, type CommunityRow } from "#server/lib/community-access";
+import { requireCommunityPermission } from "#server/lib/community-access";
 import { entitlementOpenText } from "#server/lib/entitlement-access";
 
 /*
@@ -56,15 +56,8 @@ export type Revenue = {
   note: string | null;
 };
 
-/** The owner's community: anyone else is refused (a private community answers 404 to outsiders). */
-async function ownersCommunity(ctx: AppContext, viewer: Viewer, idOrSlug: string): Promise<CommunityRow> {
-  const { community, role } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id });
-  requirePermission(role, "view_revenue");
-  return community;
-}
-
 export async function getRevenue(ctx: AppContext, viewer: Viewer, idOrSlug: string): Promise<Revenue> {
-  const community = await ownersCommunity(ctx, viewer, idOrSlug);
+  const community = await requireCommunityPermission(ctx.db, idOrSlug, viewer.id, "view_revenue");
   const currency = community.currency.toLowerCase();
   const q = (text: string) => withCurrency(text, currency);
   const id = community.id;
@@ -262,6 +255,6 @@ async function* csvLines(ctx: AppContext, communityId: string): AsyncGenerator<s
 
 /** The owner's payments export: the file name and its lines, streamed. */
 export async function paymentsCsv(ctx: AppContext, viewer: Viewer, idOrSlug: string) {
-  const community = await ownersCommunity(ctx, viewer, idOrSlug);
+  const community = await requireCommunityPermission(ctx.db, idOrSlug, viewer.id, "view_revenue");
   return { filename: `${community.slug}-payments.csv`, lines: csvLines(ctx, community.id) };
 }
