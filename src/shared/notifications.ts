@@ -1,6 +1,17 @@
 /** Notification types, their per-community switches and the limits both sides use (SPEC §3, §9). */
 
-export const NOTIFICATION_TYPES = ["post_like", "post_reply", "community_join", "post_approved", "other"] as const;
+export const NOTIFICATION_TYPES = [
+  "post_like",
+  "post_reply",
+  "community_join",
+  "post_approved",
+  "other",
+  /** Calendar (issue 19): a new event, a changed or cancelled one, a reminder to those going. */
+  "event_new",
+  "event_changed",
+  "event_cancelled",
+  "event_reminder",
+] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 export const COMMUNITY_FLAGS = ["posts", "comments", "announcements", "events"] as const;
@@ -22,6 +33,10 @@ export const FLAG_OF_TYPE: Record<NotificationType, CommunityFlag> = {
   post_reply: "comments",
   other: "announcements",
   community_join: "events",
+  event_new: "events",
+  event_changed: "events",
+  event_cancelled: "events",
+  event_reminder: "events",
 };
 
 /** What each switch covers, as the Notifications tab explains it. */
@@ -29,7 +44,11 @@ export const COMMUNITY_FLAG_LABELS: Record<CommunityFlag, { label: string; descr
   posts: { label: "Posts", description: "Likes on your posts, and your posts being approved" },
   comments: { label: "Comments", description: "Comments on your posts and replies to your comments" },
   announcements: { label: "Announcements", description: "Messages from the community's moderators" },
-  events: { label: "Events", description: "New members joining (owners and admins)" },
+  events: {
+    label: "Events",
+    description:
+      "New, changed and cancelled events, reminders before those you're going to, and new members joining (owners and admins)",
+  },
 };
 
 export const NOTIFICATION_LIMITS = {

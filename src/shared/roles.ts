@@ -31,6 +31,8 @@ export const PERMISSIONS = {
   /** Revenue, the payments export and payouts: admins manage settings, but the money is the owner's. */
   view_revenue: ["owner"],
   manage_courses: ["owner", "admin"],
+  /** Creating, editing and cancelling calendar events (issue 19): those who run the community, as with courses. */
+  manage_events: ["owner", "admin"],
 } as const satisfies Record<string, readonly CommunityRole[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

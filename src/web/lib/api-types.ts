@@ -2023,7 +2023,7 @@ export interface paths {
                             viewer: {
                                 /** @enum {string|null} */
                                 role: "owner" | "admin" | "moderator" | "member" | "guest" | null;
-                                permissions: ("create_post" | "edit_own_post" | "delete_own_post" | "delete_any_post" | "moderate_posts" | "invite_members" | "remove_members" | "change_roles" | "edit_community" | "manage_settings" | "ban_users" | "view_analytics" | "delete_community" | "view_revenue" | "manage_courses")[];
+                                permissions: ("create_post" | "edit_own_post" | "delete_own_post" | "delete_any_post" | "moderate_posts" | "invite_members" | "remove_members" | "change_roles" | "edit_community" | "manage_settings" | "ban_users" | "view_analytics" | "delete_community" | "view_revenue" | "manage_courses" | "manage_events")[];
                                 signed_in: boolean;
                                 /** @description Whether Leave Community is offered: members, and an owner only while another owner remains */
                                 may_leave: boolean;
@@ -2372,7 +2372,7 @@ export interface paths {
                             viewer: {
                                 /** @enum {string|null} */
                                 role: "owner" | "admin" | "moderator" | "member" | "guest" | null;
-                                permissions: ("create_post" | "edit_own_post" | "delete_own_post" | "delete_any_post" | "moderate_posts" | "invite_members" | "remove_members" | "change_roles" | "edit_community" | "manage_settings" | "ban_users" | "view_analytics" | "delete_community" | "view_revenue" | "manage_courses")[];
+                                permissions: ("create_post" | "edit_own_post" | "delete_own_post" | "delete_any_post" | "moderate_posts" | "invite_members" | "remove_members" | "change_roles" | "edit_community" | "manage_settings" | "ban_users" | "view_analytics" | "delete_community" | "view_revenue" | "manage_courses" | "manage_events")[];
                                 signed_in: boolean;
                                 /** @description Whether Leave Community is offered: members, and an owner only while another owner remains */
                                 may_leave: boolean;
@@ -12242,7 +12242,7 @@ export interface paths {
                             items: {
                                 id: string;
                                 /** @enum {string} */
-                                type: "post_like" | "post_reply" | "community_join" | "post_approved" | "other";
+                                type: "post_like" | "post_reply" | "community_join" | "post_approved" | "other" | "event_new" | "event_changed" | "event_cancelled" | "event_reminder";
                                 title: string;
                                 body: string;
                                 community_id: string | null;

@@ -6,3 +6,4 @@ export * from "./notifications";
 export * from "./payments";
 export * from "./posts";
 export * from "./profiles";
+export * from "./events";

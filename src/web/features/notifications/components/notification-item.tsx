@@ -1,4 +1,15 @@
-import { Bell, CircleCheck, Heart, type LucideIcon, MessageCircle, RotateCw, UserPlus } from "lucide-react";
+import {
+  Bell,
+  CalendarClock,
+  CalendarPlus,
+  CalendarX,
+  CircleCheck,
+  Heart,
+  type LucideIcon,
+  MessageCircle,
+  RotateCw,
+  UserPlus,
+} from "lucide-react";
 import { Link } from "react-router";
 import { TimeAgo } from "#web/components/ui/time-ago";
 import type { NotificationType } from "#shared/notifications";
@@ -17,6 +28,10 @@ const KIND: Record<NotificationType, { icon: LucideIcon; className: string }> = 
   community_join: { icon: UserPlus, className: "bg-emerald-700" },
   post_approved: { icon: CircleCheck, className: "bg-emerald-700" },
   other: { icon: Bell, className: "bg-stone-700" },
+  event_new: { icon: CalendarPlus, className: "bg-violet-700" },
+  event_changed: { icon: CalendarClock, className: "bg-violet-700" },
+  event_cancelled: { icon: CalendarX, className: "bg-stone-700" },
+  event_reminder: { icon: CalendarClock, className: "bg-amber-700" },
 };
 
 /**
