@@ -25,6 +25,7 @@ import { postRoutes } from "./features/posts/posts.routes";
 import { profileRoutes } from "./features/profiles/profiles.routes";
 import { notificationRoutes } from "./features/notifications/notifications.routes";
 import { notificationJobHandlers } from "./features/notifications/notifications.service";
+import { reminderJobHandlers } from "./features/events/reminders";
 import {
   paymentJobHandlers,
   paymentRoutes,
@@ -87,6 +88,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   ctx.worker.register(mediaJobHandlers(ctx));
   ctx.worker.register(notificationJobHandlers(ctx));
   ctx.worker.register(paymentJobHandlers(ctx));
+  ctx.worker.register(reminderJobHandlers(ctx));
 
   await registerSecurityHeaders(root, config);
   await registerCompression(root);

@@ -67,9 +67,17 @@ export const NOTIFICATION_LIMITS = {
   digestListed: 10,
 } as const;
 
-/** Where a notification leads: its post on the community page (SPEC §2), else the community. */
-export function notificationHref(n: { community_id: string | null; post_id: string | null }): string {
+/**
+ * Where a notification leads: its post on the community page (SPEC §2), its event on the community's
+ * calendar (issue 19), else the community.
+ */
+export function notificationHref(n: {
+  community_id: string | null;
+  post_id: string | null;
+  occurrence_id?: string | null;
+}): string {
   if (!n.community_id) return "/notifications";
   const base = `/community/${encodeURIComponent(n.community_id)}`;
-  return n.post_id ? `${base}#post-${n.post_id}` : base;
+  if (n.post_id) return `${base}#post-${n.post_id}`;
+  return n.occurrence_id ? `${base}?tab=calendar&event=${encodeURIComponent(n.occurrence_id)}` : base;
 }

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
 import { FLAG_OF_TYPE, NOTIFICATION_LIMITS, type NotificationType } from "#shared/notifications";
 import type { Queryable } from "#server/db/client";
+import { userSeesSql } from "#server/features/events/event-access";
 import { postVisibleToRole } from "./post-access";
 import { REALTIME_NOTIFY_CHANNEL } from "./realtime";
 
@@ -11,10 +12,11 @@ export const DIGEST_QUEUE = "notifications.digest";
 /**
  * Whether `userId` may see a notification about this community and post: the community is not
  * private or they are a member, and the post (when there is one) still exists and is one they
- * may read (SPEC §6, the feed's rules). Applied when a notification is made and whenever one is
- * read, counted, streamed or mailed: someone who lost access never sees it.
+ * may read (SPEC §6, the feed's rules), and the event (when there is one) is one they still see
+ * (event-access.ts). Applied when a notification is made and whenever one is read, counted,
+ * streamed or mailed: someone who lost access never sees it.
  */
-export function mayReceive(userId: SQL, communityId: SQL, postId: SQL): SQL {
+export function mayReceive(userId: SQL, communityId: SQL, postId: SQL, occurrenceId: SQL = sql`NULL`): SQL {
   return sql`(${communityId} IS NULL OR EXISTS (
       SELECT 1 FROM communities rc
         LEFT JOIN community_members rm ON rm.community_id = rc.id AND rm.user_id = ${userId}
@@ -24,11 +26,18 @@ export function mayReceive(userId: SQL, communityId: SQL, postId: SQL): SQL {
               SELECT 1 FROM posts rp
                WHERE rp.id = ${postId} AND rp.community_id = rc.id AND rp.deleted_at IS NULL
                  AND (rp.author_id = ${userId}
-                      OR (rp.is_approved AND ${postVisibleToRole(sql`rp.visibility`, sql`rm.role`)}))))))`;
+                      OR (rp.is_approved AND ${postVisibleToRole(sql`rp.visibility`, sql`rm.role`)}))))
+         AND (${occurrenceId} IS NULL OR EXISTS (
+              SELECT 1 FROM event_occurrences o WHERE o.id = ${occurrenceId} AND ${userSeesSql(userId)}))))`;
 }
 
 /** `mayReceive` for a row of `notifications` aliased `n`. */
-export const notificationVisible = mayReceive(sql`n.user_id`, sql`n.community_id`, sql`(n.data->>'post_id')::uuid`);
+export const notificationVisible = mayReceive(
+  sql`n.user_id`,
+  sql`n.community_id`,
+  sql`(n.data->>'post_id')::uuid`,
+  sql`(n.data->>'occurrence_id')::uuid`,
+);
 
 export type NotifyInput = {
   recipients: string[];
@@ -41,6 +50,8 @@ export type NotifyInput = {
   /** Defaults to an excerpt of the post, when there is one. */
   body?: string;
   postId?: string | null;
+  /** The event occurrence it is about (kept in data.occurrence_id): only those who see it get it. */
+  occurrenceId?: string | null;
   data?: Record<string, unknown>;
 };
 
@@ -56,7 +67,13 @@ export async function notify(db: Queryable, input: NotifyInput): Promise<number>
   const recipients = [...new Set(input.recipients)].filter((id) => id && id !== input.actorId);
   if (recipients.length === 0) return 0;
   const postId = input.postId ?? null;
-  const data = { ...input.data, ...(postId ? { post_id: postId } : {}) };
+  const occurrenceId =
+    input.occurrenceId ?? (typeof input.data?.occurrence_id === "string" ? input.data.occurrence_id : null);
+  const data = {
+    ...input.data,
+    ...(postId ? { post_id: postId } : {}),
+    ...(occurrenceId ? { occurrence_id: occurrenceId } : {}),
+  };
   const flag = FLAG_OF_TYPE[input.type];
   const communityId = input.communityId;
   const body =
@@ -78,7 +95,7 @@ export async function notify(db: Queryable, input: NotifyInput): Promise<number>
        WHERE coalesce(s.global_enabled, true)
          AND (coalesce(s.in_app_enabled, true) OR coalesce(s.email_enabled, true))
          AND coalesce((s.community_settings -> ${communityId ?? ""}::text ->> ${flag}::text)::boolean, true)
-         AND ${mayReceive(sql`cand.user_id`, sql`${communityId}::uuid`, sql`${postId}::uuid`)}
+         AND ${mayReceive(sql`cand.user_id`, sql`${communityId}::uuid`, sql`${postId}::uuid`, sql`${occurrenceId}::uuid`)}
     ), actor AS (
       SELECT coalesce((SELECT coalesce(nullif(btrim(p.full_name), ''), p.username)
                          FROM user_profiles p WHERE p.user_id = ${input.actorId}::text), 'Someone') AS name
