@@ -191,6 +191,10 @@ export const paymentEvents = pgTable(
     index("payment_events_unprocessed_idx")
       .on(t.receivedAt)
       .where(sql`${t.processedAt} IS NULL`),
+    /** The events still waiting on one object: applied together once it is re-read (events.ts). */
+    index("payment_events_pending_object_idx")
+      .on(t.objectId)
+      .where(sql`${t.processedAt} IS NULL`),
   ],
 );
 

@@ -142,18 +142,19 @@ export async function applySubscription(
     await lockObject(tx, `${provider.name}:${subscriptionId}`);
     const sub = await provider.getSubscription(subscriptionId);
     if (!sub) return null;
-    const [current] = await tx
-      .select()
+    // The entitlement with its price's provider id: the price is looked up again only when it changed.
+    const [found] = await tx
+      .select({ row: entitlements, currentPriceRef: prices.providerPriceId })
       .from(entitlements)
+      .leftJoin(prices, eq(prices.id, entitlements.priceId))
       .where(and(eq(entitlements.provider, provider.name), eq(entitlements.providerSubscriptionId, sub.id)));
+    const current = found?.row;
     const status = statusOf(sub);
     if (!current && status === null) return null;
-    const price = await priceByProviderId(
-      tx,
-      provider,
-      sub.providerPriceId,
-      current ? undefined : sub.metadata.price_id,
-    );
+    const samePrice = !!current && found.currentPriceRef === sub.providerPriceId;
+    const price = samePrice
+      ? null
+      : await priceByProviderId(tx, provider, sub.providerPriceId, current ? undefined : sub.metadata.price_id);
     if (!current && (!price || !sub.metadata.user_id)) {
       ctx.log.warn(
         { subscription: sub.id },
@@ -195,6 +196,8 @@ export async function applySubscription(
           }
         : {}),
     };
+    // Nothing changed (a repeated or older event, a reconciliation pass): no write, nothing to tell.
+    if (current && !price && unchanged(current, fields)) return current;
     let row: EntitlementRow;
     if (current) {
       [row] = await tx.update(entitlements).set(fields).where(eq(entitlements.id, current.id)).returning();
@@ -236,6 +239,35 @@ export async function applySubscription(
     await syncMembership(tx, row, isOpen(current));
     return row;
   });
+}
+
+const sameTime = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
+
+/** Whether writing `fields` would leave the entitlement as it is (updatedAt aside). */
+function unchanged(
+  e: EntitlementRow,
+  f: Pick<
+    EntitlementRow,
+    | "status"
+    | "providerCustomerId"
+    | "currentPeriodEnd"
+    | "cancelAtPeriodEnd"
+    | "trialEndsAt"
+    | "graceEndsAt"
+    | "endedAt"
+    | "providerUpdatedAt"
+  >,
+) {
+  return (
+    e.status === f.status &&
+    e.providerCustomerId === f.providerCustomerId &&
+    e.cancelAtPeriodEnd === f.cancelAtPeriodEnd &&
+    sameTime(e.currentPeriodEnd, f.currentPeriodEnd) &&
+    sameTime(e.trialEndsAt, f.trialEndsAt) &&
+    sameTime(e.graceEndsAt, f.graceEndsAt) &&
+    sameTime(e.endedAt, f.endedAt) &&
+    sameTime(e.providerUpdatedAt, f.providerUpdatedAt)
+  );
 }
 
 /** A failed renewal: the member hears it in the bell and by email, with the grace period's end. */

@@ -54,6 +54,28 @@ export async function receiveEvents(ctx: AppContext, provider: PaymentProvider, 
   for (const event of events) await receiveEvent(ctx, provider, event);
 }
 
+/**
+ * Which handler applies an event type. Two waiting events of one group about one object are the
+ * same work: the handler re-reads the object, so one run applies both (processStoredEvent).
+ */
+const GROUP_OF: Record<string, string> = {
+  "checkout.session.completed": "checkout",
+  "checkout.session.async_payment_succeeded": "checkout",
+  "checkout.session.expired": "checkout",
+  "customer.subscription.created": "subscription",
+  "customer.subscription.updated": "subscription",
+  "customer.subscription.deleted": "subscription",
+  "customer.subscription.paused": "subscription",
+  "customer.subscription.resumed": "subscription",
+  "invoice.paid": "invoice",
+  "invoice.payment_succeeded": "invoice",
+  "invoice.payment_failed": "invoice_failed",
+  "refund.created": "refund",
+  "refund.updated": "refund",
+  "account.updated": "account",
+};
+const typesOf = (group: string) => Object.keys(GROUP_OF).filter((t) => GROUP_OF[t] === group);
+
 /** What an event type changes, from the object it names (re-read from the provider). */
 export async function processEvent(ctx: AppContext, provider: PaymentProvider, type: string, objectId: string) {
   switch (type) {
@@ -147,19 +169,22 @@ export async function reconcile(ctx: AppContext, provider: PaymentProvider) {
  * purchase): a processed one is skipped, a failure is recorded on the event and thrown for a retry.
  */
 export async function processStoredEvent(ctx: AppContext, provider: PaymentProvider, id: string) {
-  // Not the payload: processing re-reads the object from the provider.
+  // Not the payload: processing re-reads the object from the provider. `readFrom` is the database's
+  // clock before that read: every event stored before it is reflected in what the read returns.
   const [event] = await ctx.db
     .select({
       processedAt: paymentEvents.processedAt,
       objectId: paymentEvents.objectId,
       provider: paymentEvents.provider,
       type: paymentEvents.type,
+      readFrom: sql<string>`now()::text`,
     })
     .from(paymentEvents)
     .where(eq(paymentEvents.id, id));
   if (!event || event.processedAt || !event.objectId || event.provider !== provider.name) return;
+  let result: Awaited<ReturnType<typeof processEvent>>;
   try {
-    await processEvent(ctx, provider, event.type, event.objectId);
+    result = await processEvent(ctx, provider, event.type, event.objectId);
   } catch (err) {
     await ctx.db
       .update(paymentEvents)
@@ -167,7 +192,25 @@ export async function processStoredEvent(ctx: AppContext, provider: PaymentProvi
       .where(eq(paymentEvents.id, id));
     throw err;
   }
-  await ctx.db.update(paymentEvents).set({ processedAt: new Date(), error: null }).where(eq(paymentEvents.id, id));
+  // Done, with the events still waiting on what was re-read (received before the read): the same
+  // group about the same object, and the subscription a checkout or an invoice applied. Their jobs
+  // then find them processed. One statement either way.
+  const covered: [string, string][] = [];
+  const group = GROUP_OF[event.type];
+  if (group) covered.push([group, event.objectId]);
+  const subscriptionId = result && "providerSubscriptionId" in result ? result.providerSubscriptionId : null;
+  if (subscriptionId && (group === "checkout" || group === "invoice" || group === "invoice_failed"))
+    covered.push(["subscription", subscriptionId]);
+  await ctx.db.execute(sql`
+    UPDATE payment_events SET processed_at = now(), error = NULL
+     WHERE id = ${id}
+        OR (processed_at IS NULL AND provider = ${provider.name} AND received_at <= ${event.readFrom}::timestamptz
+            AND (${sql.join(
+              covered.map(
+                ([g, objectId]) => sql`(object_id = ${objectId} AND type = ANY(${sql.param(typesOf(g))}::text[]))`,
+              ),
+              sql` OR `,
+            )}))`);
 }
 
 /** The job handlers and schedules of payments, registered by app.ts. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildApp } from "#server/app";
 import { connectDatabase } from "#server/db/client";
 import { signedInUser } from "#server/test/harness";
-import { processEvent } from "./events";
+import { processEvent, processStoredEvent } from "./events";
 import { paymentProvider } from "./provider-registry";
 import {
   checkoutStatus,
@@ -109,6 +109,54 @@ describe("stripe webhook: the same event twice", () => {
     expect(
       await count(`SELECT count(*) AS n FROM payment_events WHERE id = ANY($1)`, [paid.events.map((e) => e.id)]),
     ).toBe(4);
+    expect(await count(`SELECT count(*) AS n FROM community_members WHERE user_id = $1`, [member.id])).toBe(1);
+  });
+});
+
+describe("stripe webhook: events waiting on one object are applied together", () => {
+  it("one re-read applies the waiting events it reflects; an event stored after the read waits for its own turn", async () => {
+    const owner = await signedInUser(w.t);
+    const member = await signedInUser(w.t);
+    const c = await paidCommunity(w, owner);
+    const paid = await payTier(w, member, c);
+    for (const e of paid.events) await deliver(w, e);
+    const [checkout, created, invoicePaid, invoiceSucceeded] = paid.events.map((e) => e.id);
+    const processed = async () =>
+      (
+        await w.t.database.pool.query<{ id: string }>(
+          `SELECT id FROM payment_events WHERE id = ANY($1) AND processed_at IS NOT NULL ORDER BY id`,
+          [paid.events.map((e) => e.id)],
+        )
+      ).rows.map((r) => r.id);
+    const provider = await paymentProvider(w.t.app.ctx);
+
+    // The checkout applies its subscription: the waiting subscription.created is done with it.
+    await processStoredEvent(w.t.app.ctx, provider, checkout);
+    expect(await processed()).toEqual([checkout, created].sort());
+    expect(await roleOf(w, c, member)).toBe("member");
+    expect(await paymentsOf(w, member)).toEqual([]);
+
+    // invoice.payment_succeeded names the invoice invoice.paid names, but reached Hearth "after"
+    // the read: it is not covered and stays for its own job.
+    await w.t.database.pool.query(`UPDATE payment_events SET received_at = now() + interval '1 hour' WHERE id = $1`, [
+      invoiceSucceeded,
+    ]);
+    await processStoredEvent(w.t.app.ctx, provider, invoicePaid);
+    expect(await processed()).toEqual([checkout, created, invoicePaid].sort());
+    expect(await paymentsOf(w, member)).toMatchObject([{ kind: "charge", status: "succeeded", amount: 1500 }]);
+
+    // Once received before a read of that invoice, it is covered by it.
+    await w.t.database.pool.query(`UPDATE payment_events SET received_at = now() - interval '1 hour' WHERE id = $1`, [
+      invoiceSucceeded,
+    ]);
+    await w.t.database.pool.query(`UPDATE payment_events SET processed_at = NULL WHERE id = $1`, [invoicePaid]);
+    await processStoredEvent(w.t.app.ctx, provider, invoicePaid);
+    expect(await processed()).toEqual([checkout, created, invoicePaid, invoiceSucceeded].sort());
+
+    // Their jobs find them processed and change nothing.
+    await drain(w.t.app);
+    expect(await entitlementsOf(w, member)).toMatchObject([{ status: "active", amount: 1500 }]);
+    expect(await paymentsOf(w, member)).toHaveLength(1);
     expect(await count(`SELECT count(*) AS n FROM community_members WHERE user_id = $1`, [member.id])).toBe(1);
   });
 });

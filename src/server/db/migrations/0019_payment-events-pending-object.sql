@@ -1,0 +1,1 @@
+CREATE INDEX "payment_events_pending_object_idx" ON "payment_events" USING btree ("object_id") WHERE "payment_events"."processed_at" IS NULL;
