@@ -19,6 +19,7 @@ import { leaderboardRoutes } from "./features/leaderboards/leaderboards.routes";
 import { mediaRoutes } from "./features/media/media.routes";
 import { uploadRoutes } from "./features/uploads/uploads.routes";
 import { courseRoutes } from "./features/courses/courses.routes";
+import { calendarFeedRoutes } from "./features/events/calendar-feed.routes";
 import { rsvpRoutes } from "./features/events/rsvp.routes";
 import { memberRoutes } from "./features/members/members.routes";
 import { postRoutes } from "./features/posts/posts.routes";
@@ -114,6 +115,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   await app.register(mediaRoutes, { ctx });
   await app.register(uploadRoutes, { ctx });
   await app.register(courseRoutes, { ctx });
+  await app.register(calendarFeedRoutes, { ctx });
   await app.register(rsvpRoutes, { ctx });
   await app.register(notificationRoutes, { ctx });
   await app.register(billingRoutes, { ctx });

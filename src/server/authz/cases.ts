@@ -2,7 +2,7 @@
  * How each entry of the expected table is asked (which request, on which object of the cell's
  * world) and what an allowed answer must show. The expected outcome itself is in expected.ts.
  */
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { expect } from "vitest";
 import { unsubscribeToken } from "#server/lib/notifications";
 import type { TestApp } from "#server/test/harness";
@@ -884,7 +884,64 @@ export const CASES: Record<string, Case> = {
     request: () => ({ method: "GET", url: "/api/openapi.json" }),
     allowed: (res) => expect(Object.keys(res.json.paths).length).toBeGreaterThan(0),
   },
+  "GET /api/events/{occurrenceId}/ics": {
+    prepare: addWorldEvent,
+    request: (w) => ({ method: "GET", url: `/api/events/${worldEventId(w)}/ics` }),
+    allowed: (res, { w }) => {
+      expect(res.text).toContain(`UID:${worldEventId(w)}@hearth`);
+      expect(res.text).toContain(`SUMMARY:Call ${w.token}`);
+    },
+  },
+  "GET /api/me/calendar-feed": {
+    request: () => ({ method: "GET", url: "/api/me/calendar-feed" }),
+    allowed: (res) => expect(res.json).toHaveProperty("url"),
+  },
+  "POST /api/me/calendar-feed": {
+    request: () => ({ method: "POST", url: "/api/me/calendar-feed" }),
+    allowed: (res) => expect(res.json.url).toMatch(/\/calendar\/[\w-]{43}\.ics$/),
+  },
+  "DELETE /api/me/calendar-feed": { request: () => ({ method: "DELETE", url: "/api/me/calendar-feed" }) },
+  "GET /calendar/{file}": {
+    // The world's member's feed: the token is the credential, whoever sends it.
+    prepare: async (w, c) => {
+      await addWorldEvent(w, c);
+      await c.t.database.pool.query(
+        `INSERT INTO calendar_feeds (user_id, token) VALUES ($1, $2) ON CONFLICT (user_id) DO UPDATE SET token = $2`,
+        [c.users.member.id, worldFeedToken(w)],
+      );
+    },
+    request: (w) => ({ method: "GET", url: `/calendar/${worldFeedToken(w)}.ics` }),
+    allowed: (res, { w }) => expect(res.text).toContain(`UID:${worldEventId(w)}@hearth`),
+  },
 };
+
+/** Ids derived from the world's community, so a ghost world names an event and a feed that do not exist. */
+const derived = (w: World, what: string) => createHash("sha256").update(`${w.communityId}:${what}`).digest();
+const uuidOf = (b: Buffer) => {
+  const h = b.subarray(0, 16).toString("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+};
+const worldEventId = (w: World) => uuidOf(derived(w, "event"));
+const worldFeedToken = (w: World) => derived(w, "feed").toString("base64url").slice(0, 43);
+
+/** An event for all members in the world's community, tomorrow (as the event service stores one). */
+async function addWorldEvent(w: World, c: CaseContext) {
+  const seriesId = uuidOf(derived(w, "series"));
+  await c.t.database.pool.query(
+    `INSERT INTO event_series (id, community_id, title, time_zone, duration_minutes, location_kind, meeting_url, starts_local)
+     VALUES ($1, $2, $3, 'UTC', 60, 'online', 'https://meet.example.test/room', to_char(now() + interval '1 day', 'YYYY-MM-DD"T"HH24:MI'))
+     ON CONFLICT (id) DO NOTHING`,
+    [seriesId, w.communityId, `Call ${w.token}`],
+  );
+  await c.t.database.pool.query(
+    `INSERT INTO event_occurrences (id, series_id, community_id, slot_at, starts_at, ends_at, title, time_zone,
+                                    duration_minutes, location_kind, meeting_url)
+     VALUES ($1, $2, $3, date_trunc('minute', now() + interval '1 day'), date_trunc('minute', now() + interval '1 day'),
+             date_trunc('minute', now() + interval '1 day 1 hour'), $4, 'UTC', 60, 'online', 'https://meet.example.test/room')
+     ON CONFLICT (id) DO NOTHING`,
+    [worldEventId(w), seriesId, w.communityId, `Call ${w.token}`],
+  );
+}
 
 type Sale = { tierId: string; checkoutId: string; entitlementId: string };
 const sales = new Map<string, Sale>();

@@ -560,6 +560,20 @@ export const EXPECTED: Record<string, Entry> = {
   "GET /api/realtime/notifications": { rule: "Signed in; one's own notifications", any: SIGNED_IN_200 },
 
   // ------------------------------------------------------------------------------------------
+  // Calendar files and feeds (issue 19): the world's community has an event for all members.
+  "GET /api/events/{occurrenceId}/ics": {
+    rule: "An event's .ics: whoever sees the event (its community's members, any role); anyone else as a missing event",
+    public: "401  404    404   404  404    200   200    200  200   200",
+    private: "401  404    404   404  404    200   200    200  200   200",
+  },
+  "GET /api/me/calendar-feed": { rule: "Signed in; one's own feed URL", any: SIGNED_IN_200 },
+  "POST /api/me/calendar-feed": { rule: "Signed in; makes or renews one's own feed", any: SIGNED_IN_200 },
+  "DELETE /api/me/calendar-feed": {
+    rule: "Signed in; turns one's own feed off",
+    any: "401  204    204   204  204    204   204    204  204   204",
+  },
+
+  // ------------------------------------------------------------------------------------------
   // Routes left out of the OpenAPI document.
   "GET /api/auth/get-session": {
     rule: "Anyone; signed out answers null, signed in only the caller's own session",
@@ -598,6 +612,11 @@ export const EXPECTED: Record<string, Entry> = {
     hidden: true,
   },
   "GET /api/openapi.json": { rule: "The API description: anyone", any: ALL_200, hidden: true },
+  "GET /calendar/{file}": {
+    rule: "A private calendar feed: the secret token in its URL is the credential, whoever fetches it (no session)",
+    any: ALL_200,
+    hidden: true,
+  },
 };
 
 /** The operation ("METHOD /path") an entry is about. */

@@ -24,6 +24,8 @@ export const RATE_RULES = {
   shareAnonymousPerIp: { limit: 30, windowSeconds: 600 },
   /** Checkouts started (each makes a provider session). */
   checkoutPerUser: { limit: 30, windowSeconds: 600 },
+  /** Fetches of one private calendar feed (calendar apps poll it about hourly; a leaked URL cannot hammer it). */
+  calendarFeedPerToken: { limit: 60, windowSeconds: 600 },
 } satisfies Record<string, RateRule>;
 
 export type RateLimiter = { hit: (key: string, rule: RateRule) => Promise<void> };

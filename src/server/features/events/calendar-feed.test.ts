@@ -1,0 +1,253 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import ICAL from "ical.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CALENDAR_MESSAGES, calendarFeedPath } from "#shared/calendar";
+import { eventOccurrences, eventSeries } from "#server/db/schema/index";
+import { api, createTestApp, ORIGIN, signedInUser, type TestApp } from "#server/test/harness";
+import { FEED_PAST_DAYS } from "./calendar-feed";
+
+let t: TestApp;
+type User = Awaited<ReturnType<typeof signedInUser>>;
+const users = {} as Record<"owner" | "member" | "outsider" | "other", User>;
+const http = () => api(t.app);
+const community = { open: "", secret: "" };
+const events = {} as Record<
+  "members" | "admins" | "tiers" | "cancelled" | "recent" | "old" | "secret" | "hidden" | "farFuture",
+  string
+>;
+
+const DAY = 86_400_000;
+
+async function newCommunity(name: string, visibility: "public" | "private", owner: User) {
+  const id = randomUUID();
+  const slug = `cal-${randomBytes(4).toString("hex")}`;
+  await t.database.pool.query(
+    `INSERT INTO communities (id, name, slug, visibility, invite_code, created_by) VALUES ($1, $2, $3, $4, $3, $5)`,
+    [id, name, slug, visibility, owner.id],
+  );
+  await join(id, owner, "owner");
+  return id;
+}
+const join = (communityId: string, who: User, role: string) =>
+  t.database.pool.query(`INSERT INTO community_members (community_id, user_id, role) VALUES ($1, $2, $3)`, [
+    communityId,
+    who.id,
+    role,
+  ]);
+
+/** An event of one occurrence, written straight into the tables (what the event service would store). */
+async function newEvent(
+  communityId: string,
+  title: string,
+  startsInDays: number,
+  over: { audience?: "members" | "tiers" | "admins"; status?: "scheduled" | "cancelled"; tierIds?: string[] } = {},
+) {
+  const start = new Date(Date.now() + startsInDays * DAY);
+  start.setUTCSeconds(0, 0);
+  const common = {
+    communityId,
+    title,
+    description: `About ${title}`,
+    timeZone: "Europe/London",
+    durationMinutes: 60,
+    locationKind: "online" as const,
+    meetingUrl: "https://meet.example/secret-room",
+    audience: over.audience ?? "members",
+    tierIds: over.tierIds ?? [],
+  };
+  const [series] = await t.database.db
+    .insert(eventSeries)
+    .values({ ...common, startsLocal: start.toISOString().slice(0, 16) })
+    .returning({ id: eventSeries.id });
+  const [occ] = await t.database.db
+    .insert(eventOccurrences)
+    .values({
+      ...common,
+      seriesId: series.id,
+      slotAt: start,
+      startsAt: start,
+      endsAt: new Date(start.getTime() + 60 * 60_000),
+      status: over.status ?? "scheduled",
+    })
+    .returning({ id: eventOccurrences.id });
+  return occ.id;
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  for (const who of ["owner", "member", "outsider", "other"] as const) users[who] = await signedInUser(t);
+  community.open = await newCommunity("Open Studio", "public", users.owner);
+  community.secret = await newCommunity("Back Room", "private", users.other);
+  await join(community.open, users.member, "member");
+  await join(community.secret, users.member, "member");
+  events.members = await newEvent(community.open, "Weekly call", 3);
+  events.admins = await newEvent(community.open, "Admins sync", 4, { audience: "admins" });
+  events.tiers = await newEvent(community.open, "VIP session", 5, { audience: "tiers", tierIds: [randomUUID()] });
+  events.cancelled = await newEvent(community.open, "Cancelled call", 6, { status: "cancelled" });
+  events.recent = await newEvent(community.open, "Last month's call", -30);
+  events.old = await newEvent(community.open, "Ancient call", -(FEED_PAST_DAYS + 5));
+  events.farFuture = await newEvent(community.open, "Next year's gala", 500);
+  events.secret = await newEvent(community.secret, "Back room meeting", 2);
+  // A community the member is not in.
+  const elsewhere = await newCommunity("Elsewhere", "public", users.other);
+  events.hidden = await newEvent(elsewhere, "Not yours", 2);
+});
+afterAll(() => t.close());
+
+const pathOf = (url: string) => {
+  expect(url.startsWith(`${ORIGIN}/calendar/`), url).toBe(true);
+  return url.slice(ORIGIN.length);
+};
+const fetchFeed = (url: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: "GET", url: pathOf(url), headers });
+async function feedUids(url: string) {
+  const res = await fetchFeed(url);
+  expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+  const cal = new ICAL.Component(ICAL.parse(res.body));
+  return new Map(
+    cal.getAllSubcomponents("vevent").map((v) => [String(v.getFirstPropertyValue("uid")).replace(/@hearth$/, ""), v]),
+  );
+}
+const createFeed = async (who: User) => {
+  const res = await http().post("/api/me/calendar-feed", {}, { cookie: who.cookie });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as { url: string; created_at: string };
+};
+const expectGone = async (url: string) => {
+  const res = await fetchFeed(url);
+  expect(res.statusCode).toBe(404);
+  expect(res.json().error.message).toBe(CALENDAR_MESSAGES.feedNotFound);
+};
+
+describe("the feed", () => {
+  it("is null until made; made, it is an absolute URL on the public origin with a 43-character token", async () => {
+    const none = await http().get("/api/me/calendar-feed", { cookie: users.member.cookie });
+    expect(none.body).toEqual({ url: null, created_at: null });
+    const feed = await createFeed(users.member);
+    expect(feed.url).toMatch(/^http:\/\/localhost:3000\/calendar\/[A-Za-z0-9_-]{43}\.ics$/);
+    const again = await http().get("/api/me/calendar-feed", { cookie: users.member.cookie });
+    expect(again.body.url).toBe(feed.url);
+    expect((await http().get("/api/me/calendar-feed")).status).toBe(401);
+  });
+
+  it("lists the events the person may attend in all their communities, cancelled ones marked, nothing else", async () => {
+    const { url } = (await http().get("/api/me/calendar-feed", { cookie: users.member.cookie })).body;
+    const res = await fetchFeed(url);
+    expect(res.headers["content-type"]).toBe("text/calendar; charset=utf-8");
+    expect(String(res.headers["cache-control"])).toMatch(/private/);
+    expect(res.body).not.toContain("secret-room");
+    expect(res.body).not.toContain("<html");
+    const uids = await feedUids(url);
+    expect([...uids.keys()].sort()).toEqual([events.members, events.cancelled, events.recent, events.secret].sort());
+    // Not: the admins-only and tier events (a plain member without the tier), one that ended over
+    // 60 days ago, one past the horizon, and a community the member is not in.
+    expect(uids.get(events.cancelled)?.getFirstPropertyValue("status")).toBe("CANCELLED");
+    expect(uids.get(events.members)?.getFirstPropertyValue("status")).toBe("CONFIRMED");
+    expect(uids.get(events.secret)?.getFirstPropertyValue("summary")).toBe("Back room meeting");
+  });
+
+  it("an owner's feed has the admins-only event too", async () => {
+    const uids = await feedUids((await createFeed(users.owner)).url);
+    expect(uids.has(events.admins)).toBe(true);
+    expect(uids.has(events.tiers)).toBe(true);
+    expect(uids.has(events.secret)).toBe(false);
+  });
+
+  it("answers 304 to an unchanged feed's ETag, and a new ETag once an event changes", async () => {
+    const { url } = (await http().get("/api/me/calendar-feed", { cookie: users.member.cookie })).body;
+    const first = await fetchFeed(url);
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^".+"$/);
+    expect((await fetchFeed(url, { "if-none-match": etag })).statusCode).toBe(304);
+    await t.database.pool.query(
+      `UPDATE event_occurrences SET title = 'Weekly call (moved)', updated_at = now() + interval '1 second' WHERE id = $1`,
+      [events.members],
+    );
+    const changed = await fetchFeed(url, { "if-none-match": etag });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.body).toContain("Weekly call (moved)");
+  });
+
+  it("another person cannot see or turn off someone's feed", async () => {
+    const mine = (await http().get("/api/me/calendar-feed", { cookie: users.member.cookie })).body.url;
+    expect((await http().get("/api/me/calendar-feed", { cookie: users.outsider.cookie })).body.url).toBeNull();
+    expect((await http().delete("/api/me/calendar-feed", { cookie: users.outsider.cookie })).status).toBe(204);
+    expect((await fetchFeed(mine)).statusCode).toBe(200);
+    const theirs = await createFeed(users.outsider);
+    expect(theirs.url).not.toBe(mine);
+    expect((await feedUids(theirs.url)).size).toBe(0);
+  });
+
+  it("refuses a cross-site request to make or turn off a feed", async () => {
+    const cross = { cookie: users.member.cookie, headers: { origin: "https://evil.example" } };
+    expect((await http().post("/api/me/calendar-feed", {}, cross)).status).toBe(403);
+    expect((await http().delete("/api/me/calendar-feed", cross)).status).toBe(403);
+    const siteHeader = { cookie: users.member.cookie, headers: { "sec-fetch-site": "cross-site" } };
+    expect((await http().delete("/api/me/calendar-feed", siteHeader)).status).toBe(403);
+    expect((await http().get("/api/me/calendar-feed", { cookie: users.member.cookie })).body.url).not.toBeNull();
+  });
+
+  it("losing access to a community removes its events at the next fetch", async () => {
+    const { url } = (await http().get("/api/me/calendar-feed", { cookie: users.member.cookie })).body;
+    expect((await feedUids(url)).has(events.secret)).toBe(true);
+    await t.database.pool.query(`DELETE FROM community_members WHERE community_id = $1 AND user_id = $2`, [
+      community.secret,
+      users.member.id,
+    ]);
+    const uids = await feedUids(url);
+    expect(uids.has(events.secret)).toBe(false);
+    expect(uids.has(events.members)).toBe(true);
+    // The community turning its calendar off hides its events from members too.
+    await t.database.pool.query(`UPDATE communities SET show_calendar = false WHERE id = $1`, [community.open]);
+    expect((await feedUids(url)).size).toBe(0);
+    await t.database.pool.query(`UPDATE communities SET show_calendar = true WHERE id = $1`, [community.open]);
+  });
+
+  it("a new link stops the old one; turning it off stops it; unknown tokens are 404", async () => {
+    const old = (await http().get("/api/me/calendar-feed", { cookie: users.member.cookie })).body.url;
+    const fresh = await createFeed(users.member);
+    expect(fresh.url).not.toBe(old);
+    await expectGone(old);
+    expect((await feedUids(fresh.url)).has(events.members)).toBe(true);
+
+    const off = await http().delete("/api/me/calendar-feed", { cookie: users.member.cookie });
+    expect(off.status).toBe(204);
+    await expectGone(fresh.url);
+    expect((await http().get("/api/me/calendar-feed", { cookie: users.member.cookie })).body.url).toBeNull();
+
+    await expectGone(`${ORIGIN}${calendarFeedPath(randomBytes(32).toString("base64url"))}`);
+    await expectGone(`${ORIGIN}/calendar/short.ics`);
+    const noSuffix = await t.app.inject({ method: "GET", url: pathOf(fresh.url).replace(/\.ics$/, "") });
+    expect(noSuffix.statusCode).toBe(404);
+  });
+});
+
+describe("one event's .ics", () => {
+  const ics = (id: string, who?: User) => http().get(`/api/events/${id}/ics`, { cookie: who?.cookie });
+
+  it("is a download for those who see the event", async () => {
+    const res = await ics(events.members, users.member);
+    expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toBe("text/calendar; charset=utf-8");
+    expect(res.headers["content-disposition"]).toBe('attachment; filename="weekly-call-moved.ics"');
+    const vevents = new ICAL.Component(ICAL.parse(res.raw.body)).getAllSubcomponents("vevent");
+    expect(vevents).toHaveLength(1);
+    expect(vevents[0].getFirstPropertyValue("uid")).toBe(`${events.members}@hearth`);
+    expect(res.raw.body).not.toContain("secret-room");
+  });
+
+  it("answers a private community's event to a non-member exactly as a missing event", async () => {
+    const missing = await ics(randomUUID(), users.outsider);
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.message).toBe(CALENDAR_MESSAGES.notFound);
+    for (const id of [events.secret, events.hidden]) {
+      const res = await ics(id, users.outsider);
+      expect({ status: res.status, body: res.body }).toEqual({ status: missing.status, body: missing.body });
+    }
+    // An admins-only event to a plain member, and a made-up id.
+    expect((await ics(events.admins, users.member)).body).toEqual(missing.body);
+    expect((await ics("not-an-id", users.member)).body).toEqual(missing.body);
+    expect((await ics(events.admins, users.owner)).status).toBe(200);
+    expect((await ics(events.members)).status).toBe(401);
+  });
+});

@@ -1,0 +1,115 @@
+import { createHash, randomBytes } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
+import { CALENDAR_MESSAGES, EVENT_LIMITS, calendarFeedPath } from "#shared/calendar";
+import type { Db } from "#server/db/client";
+import { calendarFeeds } from "#server/db/schema/index";
+import { notFound } from "#server/lib/errors";
+import { userMayAttendSql, userSeesSql } from "./event-access";
+import { buildCalendar, icsFileName, type IcsOccurrence } from "./ics";
+
+/*
+ * Calendar files and private feeds (issue 19). Which occurrences a file or a feed holds is decided
+ * only by event-access.ts: a download by who sees the occurrence, a feed by who may attend, so a
+ * person who loses access to a community (leaves, is removed, an audience changes) loses its events
+ * from their feed on its next fetch, with nothing to clean up.
+ */
+
+/** A feed holds occurrences that ended at most this long ago (so recent ones stay in the app's history)… */
+export const FEED_PAST_DAYS = 60;
+/** …and at most this many, soonest first (a feed of 20 busy communities stays a small file). */
+export const FEED_MAX_EVENTS = 2000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A feed token: 32 random bytes, base64url (43 characters). */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+type Row = Omit<IcsOccurrence, "starts_at" | "ends_at" | "updated_at"> & {
+  starts_at: Date | string;
+  ends_at: Date | string;
+  updated_at: Date | string;
+};
+
+const COLUMNS = sql`o.id, o.community_id, cm.name AS community_name, o.title, o.description, o.starts_at, o.ends_at,
+  o.location_kind, o.place, o.status, o.updated_at`;
+
+const toOccurrence = (r: Row): IcsOccurrence => ({
+  ...r,
+  starts_at: new Date(r.starts_at),
+  ends_at: new Date(r.ends_at),
+  updated_at: new Date(r.updated_at),
+});
+
+/** One occurrence as an .ics download, for whoever sees it; anyone else gets the same 404 as for a missing id. */
+export async function occurrenceIcs(
+  db: Db,
+  viewerId: string,
+  occurrenceId: string,
+  origin: string,
+): Promise<{ body: string; fileName: string }> {
+  if (!UUID.test(occurrenceId)) throw notFound(CALENDAR_MESSAGES.notFound);
+  const res = await db.execute<Row>(sql`
+    SELECT ${COLUMNS}
+      FROM event_occurrences o JOIN communities cm ON cm.id = o.community_id
+     WHERE o.id = ${occurrenceId} AND ${userSeesSql(viewerId)}`);
+  const row = res.rows[0];
+  if (!row) throw notFound(CALENDAR_MESSAGES.notFound);
+  const occurrence = toOccurrence(row);
+  return {
+    body: buildCalendar([occurrence], { origin, name: occurrence.title }),
+    fileName: icsFileName(occurrence.title),
+  };
+}
+
+/** The occurrences of a person's feed: every one they may attend, from 60 days back to the horizon. */
+export async function feedOccurrences(db: Db, userId: string): Promise<IcsOccurrence[]> {
+  const res = await db.execute<Row>(sql`
+    SELECT ${COLUMNS}
+      FROM event_occurrences o JOIN communities cm ON cm.id = o.community_id
+     WHERE o.community_id IN (SELECT community_id FROM community_members WHERE user_id = ${userId})
+       AND o.ends_at >= now() - make_interval(days => ${FEED_PAST_DAYS})
+       AND o.starts_at < now() + make_interval(days => ${EVENT_LIMITS.horizonDays})
+       AND ${userMayAttendSql(userId)}
+     ORDER BY o.starts_at, o.id
+     LIMIT ${FEED_MAX_EVENTS}`);
+  return res.rows.map(toOccurrence);
+}
+
+/** A feed's file and its entity tag (a hash of the bytes: an unchanged feed answers 304). */
+export async function feedIcs(db: Db, token: string, origin: string): Promise<{ body: string; etag: string }> {
+  if (!TOKEN.test(token)) throw notFound(CALENDAR_MESSAGES.feedNotFound);
+  const [feed] = await db
+    .select({ userId: calendarFeeds.userId })
+    .from(calendarFeeds)
+    .where(eq(calendarFeeds.token, token))
+    .limit(1);
+  if (!feed) throw notFound(CALENDAR_MESSAGES.feedNotFound);
+  const body = buildCalendar(await feedOccurrences(db, feed.userId), { origin, name: "Hearth", feed: true });
+  return { body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` };
+}
+
+export type FeedInfo = { url: string | null; created_at: string | null };
+
+const feedUrl = (origin: string, token: string) => `${origin}${calendarFeedPath(token)}`;
+
+/** The signed-in person's feed URL, if they made one. */
+export async function getFeed(db: Db, userId: string, origin: string): Promise<FeedInfo> {
+  const [feed] = await db.select().from(calendarFeeds).where(eq(calendarFeeds.userId, userId)).limit(1);
+  if (!feed) return { url: null, created_at: null };
+  return { url: feedUrl(origin, feed.token), created_at: feed.createdAt.toISOString() };
+}
+
+/** Makes the person's feed, or gives it a new token: the old URL stops working at once. */
+export async function rotateFeed(db: Db, userId: string, origin: string): Promise<FeedInfo> {
+  const token = randomBytes(32).toString("base64url");
+  const [feed] = await db
+    .insert(calendarFeeds)
+    .values({ userId, token })
+    .onConflictDoUpdate({ target: calendarFeeds.userId, set: { token, createdAt: sql`now()` } })
+    .returning();
+  return { url: feedUrl(origin, feed.token), created_at: feed.createdAt.toISOString() };
+}
+
+/** Turns the person's feed off: its URL answers 404 from now on. */
+export async function revokeFeed(db: Db, userId: string): Promise<void> {
+  await db.delete(calendarFeeds).where(eq(calendarFeeds.userId, userId));
+}
