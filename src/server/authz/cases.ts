@@ -892,6 +892,24 @@ export const CASES: Record<string, Case> = {
       expect(res.text).toContain(`SUMMARY:Call ${w.token}`);
     },
   },
+  "PUT /api/events/{occurrenceId}/rsvp": {
+    prepare: addWorldEvent,
+    request: (w) => ({ method: "PUT", url: `/api/events/${worldEventId(w)}/rsvp`, body: { status: "going" } }),
+    allowed: async (res, { w, actor, c }) => {
+      expect(res.json).toMatchObject({ rsvp: "going", going_count: 1, waitlist_count: 0 });
+      const rows = await q<{ status: string }>(
+        c,
+        "SELECT status FROM event_rsvps WHERE occurrence_id = $1 AND user_id = $2",
+        [worldEventId(w), userId(c, actor)],
+      );
+      expect(rows).toEqual([{ status: "going" }]);
+    },
+  },
+  "GET /api/events/{occurrenceId}/attendees": {
+    prepare: addWorldEvent,
+    request: (w) => ({ method: "GET", url: `/api/events/${worldEventId(w)}/attendees` }),
+    allowed: (res) => expect(res.json).toEqual({ going: [], waitlist_count: 0, next_cursor: null }),
+  },
   "GET /api/me/calendar-feed": {
     request: () => ({ method: "GET", url: "/api/me/calendar-feed" }),
     allowed: (res) => expect(res.json).toHaveProperty("url"),

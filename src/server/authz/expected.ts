@@ -566,6 +566,18 @@ export const EXPECTED: Record<string, Entry> = {
     public: "401  404    404   404  404    200   200    200  200   200",
     private: "401  404    404   404  404    200   200    200  200   200",
   },
+  // RSVPs (issue 19): whoever sees the event and may attend it (an event for all members: any role)
+  // answers going or not going; the attendee list is for whoever sees the event.
+  "PUT /api/events/{occurrenceId}/rsvp": {
+    rule: "Going or not going: members who may attend (any role for an all-members event); anyone else as a missing event",
+    public: "401  404    404   404  404    200   200    200  200   200",
+    private: "401  404    404   404  404    200   200    200  200   200",
+  },
+  "GET /api/events/{occurrenceId}/attendees": {
+    rule: "Who is going: whoever sees the event (its community's members, any role); anyone else as a missing event",
+    public: "401  404    404   404  404    200   200    200  200   200",
+    private: "401  404    404   404  404    200   200    200  200   200",
+  },
   "GET /api/me/calendar-feed": { rule: "Signed in; one's own feed URL", any: SIGNED_IN_200 },
   "POST /api/me/calendar-feed": { rule: "Signed in; makes or renews one's own feed", any: SIGNED_IN_200 },
   "DELETE /api/me/calendar-feed": {
