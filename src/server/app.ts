@@ -19,6 +19,7 @@ import { leaderboardRoutes } from "./features/leaderboards/leaderboards.routes";
 import { mediaRoutes } from "./features/media/media.routes";
 import { uploadRoutes } from "./features/uploads/uploads.routes";
 import { courseRoutes } from "./features/courses/courses.routes";
+import { eventJobHandlers, eventRoutes } from "./features/events/index";
 import { calendarFeedRoutes } from "./features/events/calendar-feed.routes";
 import { rsvpRoutes } from "./features/events/rsvp.routes";
 import { memberRoutes } from "./features/members/members.routes";
@@ -90,6 +91,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   ctx.worker.register(notificationJobHandlers(ctx));
   ctx.worker.register(paymentJobHandlers(ctx));
   ctx.worker.register(reminderJobHandlers(ctx));
+  ctx.worker.register(eventJobHandlers(ctx));
 
   await registerSecurityHeaders(root, config);
   await registerCompression(root);
@@ -115,6 +117,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   await app.register(mediaRoutes, { ctx });
   await app.register(uploadRoutes, { ctx });
   await app.register(courseRoutes, { ctx });
+  await app.register(eventRoutes, { ctx });
   await app.register(calendarFeedRoutes, { ctx });
   await app.register(rsvpRoutes, { ctx });
   await app.register(notificationRoutes, { ctx });

@@ -69,6 +69,29 @@ const roleChange = (who: Identity, role: string) =>
 /** Manager routes on a course: the answer is the course page. */
 const coursePage = (res: Res, w: World) => expect(res.json.course.id).toBe(w.courses.free.id);
 
+/** The world's calendar event (an id per community, so a ghost world names one that does not exist). */
+const calendarEvents = new Map<string, string>();
+const calendarEventId = (w: World) => {
+  if (!calendarEvents.has(w.communityId)) calendarEvents.set(w.communityId, randomUUID());
+  return calendarEvents.get(w.communityId)!;
+};
+
+/** A one-off event for all members of the world's community, tomorrow, as the event service stores one. */
+async function addCalendarEvent(w: World, c: CaseContext) {
+  await c.t.database.pool.query(
+    `WITH s AS (
+       INSERT INTO event_series (community_id, title, time_zone, duration_minutes, location_kind, place, starts_local)
+       VALUES ($2, $3, 'UTC', 60, 'place', 'The hall', to_char(date_trunc('minute', now() + interval '1 day'), 'YYYY-MM-DD"T"HH24:MI'))
+       RETURNING id, community_id, title)
+     INSERT INTO event_occurrences (id, series_id, community_id, slot_at, starts_at, ends_at, title, time_zone,
+                                    duration_minutes, location_kind, place)
+     SELECT $1, s.id, s.community_id, date_trunc('minute', now() + interval '1 day'),
+            date_trunc('minute', now() + interval '1 day'), date_trunc('minute', now() + interval '1 day 1 hour'),
+            s.title, 'UTC', 60, 'place', 'The hall' FROM s`,
+    [calendarEventId(w), w.communityId, `Session ${w.token}`],
+  );
+}
+
 export const CASES: Record<string, Case> = {
   "GET /api/health": {
     request: () => ({ method: "GET", url: "/api/health" }),
@@ -523,6 +546,53 @@ export const CASES: Record<string, Case> = {
   },
 
   // Courses ----------------------------------------------------------------------------------
+  "GET /api/communities/{communityId}/events": {
+    prepare: addCalendarEvent,
+    request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/events?when=upcoming` }),
+    allowed: (res, { w, label }) =>
+      expect(idsOf(res.json.items)).toEqual(label === "listed" ? [calendarEventId(w)] : []),
+  },
+  "POST /api/communities/{communityId}/events": {
+    request: (w) => ({
+      method: "POST",
+      url: `/api/communities/${w.communityId}/events`,
+      body: {
+        title: `New event ${w.token}`,
+        starts_at_local: "2031-01-06T10:00",
+        time_zone: "Europe/London",
+        duration_minutes: 60,
+        location_kind: "place",
+        place: "The hall",
+      },
+    }),
+    allowed: (res, { w }) =>
+      expect(res.json).toMatchObject({ community_id: w.communityId, starts_at: "2031-01-06T10:00:00.000Z" }),
+  },
+  "GET /api/events/{occurrenceId}": {
+    prepare: addCalendarEvent,
+    request: (w) => ({ method: "GET", url: `/api/events/${calendarEventId(w)}` }),
+    allowed: (res, { w }) => expect(res.json).toMatchObject({ id: calendarEventId(w), title: `Session ${w.token}` }),
+  },
+  "PATCH /api/events/{occurrenceId}": {
+    prepare: addCalendarEvent,
+    request: (w) => ({
+      method: "PATCH",
+      url: `/api/events/${calendarEventId(w)}`,
+      body: { scope: "all", title: `Renamed ${w.token}` },
+    }),
+    allowed: (res, { w }) => expect(res.json.title).toBe(`Renamed ${w.token}`),
+  },
+  "POST /api/events/{occurrenceId}/cancel": {
+    prepare: addCalendarEvent,
+    request: (w) => ({ method: "POST", url: `/api/events/${calendarEventId(w)}/cancel`, body: { scope: "one" } }),
+    allowed: async (res, { w, c }) => {
+      expect(res.json.status).toBe("cancelled");
+      const rows = await q<{ status: string }>(c, "SELECT status FROM event_occurrences WHERE id = $1", [
+        calendarEventId(w),
+      ]);
+      expect(rows[0].status).toBe("cancelled");
+    },
+  },
   "GET /api/communities/{communityId}/courses": {
     request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/courses` }),
     allowed: (res, { w, label }) => {

@@ -44,6 +44,7 @@ export type Entry = {
   hidden?: true;
 };
 
+const EVENTS_FORBIDDEN = "Only the community's owner and admins can manage events";
 const MEMBERS_HIDDEN = "You don't have access to view members of this community.";
 const NOT_A_MEMBER = "User is not a member of this community";
 
@@ -393,6 +394,39 @@ export const EXPECTED: Record<string, Entry> = {
     public: "401  400    400   400  400    400   400    400  400   400",
     private: "401  400    400   400  400    400   400    400  400   400",
     messages: { "400": "This upload link has expired. Please try again." },
+  },
+
+  // ------------------------------------------------------------------------------------------
+  // The calendar (issue 19; event-access.ts): members of any role see the community's events (a
+  // visitor or non-member of a public community gets an empty calendar, of a private one a missing
+  // community); owner and admin (manage_events) create, edit and cancel them. The world's community
+  // has an event for all members, tomorrow.
+  "GET /api/communities/{communityId}/events": {
+    rule: "Members see the calendar; others of a public community an empty one, of a private one a missing community",
+    public: "200:none 200:none 200:none 200:none 200:none 200:listed 200:listed 200:listed 200:listed 200:listed",
+    private: "404      404      404      404      404      200:listed 200:listed 200:listed 200:listed 200:listed",
+  },
+  "POST /api/communities/{communityId}/events": {
+    rule: "manage_events: owner, admin create events",
+    ...managers("201"),
+    messages: { "403": EVENTS_FORBIDDEN },
+  },
+  "GET /api/events/{occurrenceId}": {
+    rule: "An event: its community's members (any role); anyone else as a missing event",
+    public: "404  404    404   404  404    200   200    200  200   200",
+    private: "404  404    404   404  404    200   200    200  200   200",
+  },
+  "PATCH /api/events/{occurrenceId}": {
+    rule: "manage_events: owner, admin edit; other members are refused; outsiders as a missing event",
+    public: "401  404    404   404  404    403   403    403  200   200",
+    private: "401  404    404   404  404    403   403    403  200   200",
+    messages: { "403": EVENTS_FORBIDDEN },
+  },
+  "POST /api/events/{occurrenceId}/cancel": {
+    rule: "manage_events: owner, admin cancel; other members are refused; outsiders as a missing event",
+    public: "401  404    404   404  404    403   403    403  200   200",
+    private: "401  404    404   404  404    403   403    403  200   200",
+    messages: { "403": EVENTS_FORBIDDEN },
   },
 
   // ------------------------------------------------------------------------------------------

@@ -33,7 +33,11 @@ export function setErrorHandler(app: FastifyInstance): void {
         if (retry) reply.header("retry-after", String(retry));
       }
       if (err.code === "PAYLOAD_TOO_LARGE") drainRefusedBody(request.raw);
-      return reply.status(err.status).send(errorBody(err.code, err.message));
+      // A validation error may name the field it belongs to (shown next to it): { field } in details.
+      const field = (err.details as { field?: unknown } | undefined)?.field;
+      return reply
+        .status(err.status)
+        .send(errorBody(err.code, err.message, typeof field === "string" ? { field } : {}));
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const first = err.validation[0];

@@ -12211,6 +12211,1126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/communities/{communityId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The calendar (members): `from`+`to` for a range of at most 45 days (the month view, cancelled ones included), or `when=upcoming|past` pages with a cursor (cancelled left out). A visitor or non-member of a public community gets an empty list */
+        get: {
+            parameters: {
+                query?: {
+                    from?: string;
+                    to?: string;
+                    when?: "upcoming" | "past";
+                    cursor?: string;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    communityId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** @description The occurrence's id: what RSVPs, edits and .ics files name */
+                                id: string;
+                                series_id: string;
+                                community_id: string;
+                                title: string;
+                                description: string;
+                                /** @description ISO instant */
+                                starts_at: string;
+                                /** @description ISO instant */
+                                ends_at: string;
+                                /** @description The event's own IANA zone */
+                                time_zone: string;
+                                duration_minutes: number;
+                                /** @enum {string} */
+                                location_kind: "online" | "place";
+                                place: string | null;
+                                /** @description Only for those who may attend, from 15 minutes before the start until the end; null otherwise */
+                                meeting_url: string | null;
+                                /** @description Whether the event has an online link (shown later) */
+                                has_meeting_link: boolean;
+                                cover_url: string | null;
+                                /** @enum {string} */
+                                audience: "members" | "tiers" | "admins";
+                                tier_ids: string[];
+                                capacity: number | null;
+                                going_count: number;
+                                waitlist_count: number;
+                                /** @enum {string} */
+                                status: "scheduled" | "cancelled";
+                                recording_url: string | null;
+                                recurring: boolean;
+                                recurrence: {
+                                    /** @enum {string} */
+                                    frequency: "daily" | "weekly" | "monthly";
+                                    /** @default 1 */
+                                    interval: number;
+                                    /** @default [] */
+                                    weekdays: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                                    /**
+                                     * @default day_of_month
+                                     * @enum {string}
+                                     */
+                                    monthly_mode: "day_of_month" | "nth_weekday";
+                                    /**
+                                     * @default never
+                                     * @enum {string}
+                                     */
+                                    end: "never" | "on_date" | "after";
+                                    /** @default null */
+                                    until: string | null;
+                                    /** @default null */
+                                    count: number | null;
+                                } | null;
+                                /** @description This occurrence's wall-clock start in time_zone (YYYY-MM-DDTHH:mm) */
+                                starts_at_local: string;
+                                viewer: {
+                                    may_attend: boolean;
+                                    may_manage: boolean;
+                                    /** @enum {string|null} */
+                                    rsvp: "going" | "waitlisted" | "not_going" | null;
+                                    /** @description 1 for the first in line */
+                                    waitlist_position: number | null;
+                                };
+                            }[];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create an event, one-off or recurring (owner, admin); answers its first occurrence to come */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    communityId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        title: string;
+                        /** @default  */
+                        description?: string;
+                        starts_at_local: string;
+                        time_zone: string;
+                        duration_minutes: number;
+                        /** @enum {string} */
+                        location_kind: "online" | "place";
+                        /** @default null */
+                        meeting_url?: string | null;
+                        /** @default null */
+                        place?: string | null;
+                        /** @default null */
+                        cover_url?: string | null;
+                        /**
+                         * @default members
+                         * @enum {string}
+                         */
+                        audience?: "members" | "tiers" | "admins";
+                        /** @default [] */
+                        tier_ids?: string[];
+                        /** @default null */
+                        capacity?: number | null;
+                        /** @default null */
+                        recurrence?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly" | "monthly";
+                            /** @default 1 */
+                            interval?: number;
+                            /** @default [] */
+                            weekdays?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                            /**
+                             * @default day_of_month
+                             * @enum {string}
+                             */
+                            monthly_mode?: "day_of_month" | "nth_weekday";
+                            /**
+                             * @default never
+                             * @enum {string}
+                             */
+                            end?: "never" | "on_date" | "after";
+                            /** @default null */
+                            until?: string | null;
+                            /** @default null */
+                            count?: number | null;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The occurrence's id: what RSVPs, edits and .ics files name */
+                            id: string;
+                            series_id: string;
+                            community_id: string;
+                            title: string;
+                            description: string;
+                            /** @description ISO instant */
+                            starts_at: string;
+                            /** @description ISO instant */
+                            ends_at: string;
+                            /** @description The event's own IANA zone */
+                            time_zone: string;
+                            duration_minutes: number;
+                            /** @enum {string} */
+                            location_kind: "online" | "place";
+                            place: string | null;
+                            /** @description Only for those who may attend, from 15 minutes before the start until the end; null otherwise */
+                            meeting_url: string | null;
+                            /** @description Whether the event has an online link (shown later) */
+                            has_meeting_link: boolean;
+                            cover_url: string | null;
+                            /** @enum {string} */
+                            audience: "members" | "tiers" | "admins";
+                            tier_ids: string[];
+                            capacity: number | null;
+                            going_count: number;
+                            waitlist_count: number;
+                            /** @enum {string} */
+                            status: "scheduled" | "cancelled";
+                            recording_url: string | null;
+                            recurring: boolean;
+                            recurrence: {
+                                /** @enum {string} */
+                                frequency: "daily" | "weekly" | "monthly";
+                                /** @default 1 */
+                                interval: number;
+                                /** @default [] */
+                                weekdays: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                                /**
+                                 * @default day_of_month
+                                 * @enum {string}
+                                 */
+                                monthly_mode: "day_of_month" | "nth_weekday";
+                                /**
+                                 * @default never
+                                 * @enum {string}
+                                 */
+                                end: "never" | "on_date" | "after";
+                                /** @default null */
+                                until: string | null;
+                                /** @default null */
+                                count: number | null;
+                            } | null;
+                            /** @description This occurrence's wall-clock start in time_zone (YYYY-MM-DDTHH:mm) */
+                            starts_at_local: string;
+                            viewer: {
+                                may_attend: boolean;
+                                may_manage: boolean;
+                                /** @enum {string|null} */
+                                rsvp: "going" | "waitlisted" | "not_going" | null;
+                                /** @description 1 for the first in line */
+                                waitlist_position: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/{occurrenceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One occurrence, as the viewer may see it (the meeting link from 15 minutes before, to those who may attend) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    occurrenceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The occurrence's id: what RSVPs, edits and .ics files name */
+                            id: string;
+                            series_id: string;
+                            community_id: string;
+                            title: string;
+                            description: string;
+                            /** @description ISO instant */
+                            starts_at: string;
+                            /** @description ISO instant */
+                            ends_at: string;
+                            /** @description The event's own IANA zone */
+                            time_zone: string;
+                            duration_minutes: number;
+                            /** @enum {string} */
+                            location_kind: "online" | "place";
+                            place: string | null;
+                            /** @description Only for those who may attend, from 15 minutes before the start until the end; null otherwise */
+                            meeting_url: string | null;
+                            /** @description Whether the event has an online link (shown later) */
+                            has_meeting_link: boolean;
+                            cover_url: string | null;
+                            /** @enum {string} */
+                            audience: "members" | "tiers" | "admins";
+                            tier_ids: string[];
+                            capacity: number | null;
+                            going_count: number;
+                            waitlist_count: number;
+                            /** @enum {string} */
+                            status: "scheduled" | "cancelled";
+                            recording_url: string | null;
+                            recurring: boolean;
+                            recurrence: {
+                                /** @enum {string} */
+                                frequency: "daily" | "weekly" | "monthly";
+                                /** @default 1 */
+                                interval: number;
+                                /** @default [] */
+                                weekdays: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                                /**
+                                 * @default day_of_month
+                                 * @enum {string}
+                                 */
+                                monthly_mode: "day_of_month" | "nth_weekday";
+                                /**
+                                 * @default never
+                                 * @enum {string}
+                                 */
+                                end: "never" | "on_date" | "after";
+                                /** @default null */
+                                until: string | null;
+                                /** @default null */
+                                count: number | null;
+                            } | null;
+                            /** @description This occurrence's wall-clock start in time_zone (YYYY-MM-DDTHH:mm) */
+                            starts_at_local: string;
+                            viewer: {
+                                may_attend: boolean;
+                                may_manage: boolean;
+                                /** @enum {string|null} */
+                                rsvp: "going" | "waitlisted" | "not_going" | null;
+                                /** @description 1 for the first in line */
+                                waitlist_position: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Edit an occurrence (owner, admin): scope 'one' (this event), 'following' (splits the series here) or 'all'; answers the occurrence */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    occurrenceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        title?: string;
+                        description?: string;
+                        starts_at_local?: string;
+                        time_zone?: string;
+                        duration_minutes?: number;
+                        /** @enum {string} */
+                        location_kind?: "online" | "place";
+                        meeting_url?: string | null;
+                        place?: string | null;
+                        cover_url?: string | null;
+                        /** @enum {string} */
+                        audience?: "members" | "tiers" | "admins";
+                        tier_ids?: string[];
+                        capacity?: number | null;
+                        recurrence?: {
+                            /** @enum {string} */
+                            frequency: "daily" | "weekly" | "monthly";
+                            /** @default 1 */
+                            interval?: number;
+                            /** @default [] */
+                            weekdays?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                            /**
+                             * @default day_of_month
+                             * @enum {string}
+                             */
+                            monthly_mode?: "day_of_month" | "nth_weekday";
+                            /**
+                             * @default never
+                             * @enum {string}
+                             */
+                            end?: "never" | "on_date" | "after";
+                            /** @default null */
+                            until?: string | null;
+                            /** @default null */
+                            count?: number | null;
+                        } | null;
+                        recording_url?: string | null;
+                        /**
+                         * @default one
+                         * @enum {string}
+                         */
+                        scope?: "one" | "following" | "all";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The occurrence's id: what RSVPs, edits and .ics files name */
+                            id: string;
+                            series_id: string;
+                            community_id: string;
+                            title: string;
+                            description: string;
+                            /** @description ISO instant */
+                            starts_at: string;
+                            /** @description ISO instant */
+                            ends_at: string;
+                            /** @description The event's own IANA zone */
+                            time_zone: string;
+                            duration_minutes: number;
+                            /** @enum {string} */
+                            location_kind: "online" | "place";
+                            place: string | null;
+                            /** @description Only for those who may attend, from 15 minutes before the start until the end; null otherwise */
+                            meeting_url: string | null;
+                            /** @description Whether the event has an online link (shown later) */
+                            has_meeting_link: boolean;
+                            cover_url: string | null;
+                            /** @enum {string} */
+                            audience: "members" | "tiers" | "admins";
+                            tier_ids: string[];
+                            capacity: number | null;
+                            going_count: number;
+                            waitlist_count: number;
+                            /** @enum {string} */
+                            status: "scheduled" | "cancelled";
+                            recording_url: string | null;
+                            recurring: boolean;
+                            recurrence: {
+                                /** @enum {string} */
+                                frequency: "daily" | "weekly" | "monthly";
+                                /** @default 1 */
+                                interval: number;
+                                /** @default [] */
+                                weekdays: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                                /**
+                                 * @default day_of_month
+                                 * @enum {string}
+                                 */
+                                monthly_mode: "day_of_month" | "nth_weekday";
+                                /**
+                                 * @default never
+                                 * @enum {string}
+                                 */
+                                end: "never" | "on_date" | "after";
+                                /** @default null */
+                                until: string | null;
+                                /** @default null */
+                                count: number | null;
+                            } | null;
+                            /** @description This occurrence's wall-clock start in time_zone (YYYY-MM-DDTHH:mm) */
+                            starts_at_local: string;
+                            viewer: {
+                                may_attend: boolean;
+                                may_manage: boolean;
+                                /** @enum {string|null} */
+                                rsvp: "going" | "waitlisted" | "not_going" | null;
+                                /** @description 1 for the first in line */
+                                waitlist_position: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/events/{occurrenceId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel an occurrence (owner, admin): this one, this and following, or all not yet ended */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    occurrenceId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @default one
+                         * @enum {string}
+                         */
+                        scope?: "one" | "following" | "all";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The occurrence's id: what RSVPs, edits and .ics files name */
+                            id: string;
+                            series_id: string;
+                            community_id: string;
+                            title: string;
+                            description: string;
+                            /** @description ISO instant */
+                            starts_at: string;
+                            /** @description ISO instant */
+                            ends_at: string;
+                            /** @description The event's own IANA zone */
+                            time_zone: string;
+                            duration_minutes: number;
+                            /** @enum {string} */
+                            location_kind: "online" | "place";
+                            place: string | null;
+                            /** @description Only for those who may attend, from 15 minutes before the start until the end; null otherwise */
+                            meeting_url: string | null;
+                            /** @description Whether the event has an online link (shown later) */
+                            has_meeting_link: boolean;
+                            cover_url: string | null;
+                            /** @enum {string} */
+                            audience: "members" | "tiers" | "admins";
+                            tier_ids: string[];
+                            capacity: number | null;
+                            going_count: number;
+                            waitlist_count: number;
+                            /** @enum {string} */
+                            status: "scheduled" | "cancelled";
+                            recording_url: string | null;
+                            recurring: boolean;
+                            recurrence: {
+                                /** @enum {string} */
+                                frequency: "daily" | "weekly" | "monthly";
+                                /** @default 1 */
+                                interval: number;
+                                /** @default [] */
+                                weekdays: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                                /**
+                                 * @default day_of_month
+                                 * @enum {string}
+                                 */
+                                monthly_mode: "day_of_month" | "nth_weekday";
+                                /**
+                                 * @default never
+                                 * @enum {string}
+                                 */
+                                end: "never" | "on_date" | "after";
+                                /** @default null */
+                                until: string | null;
+                                /** @default null */
+                                count: number | null;
+                            } | null;
+                            /** @description This occurrence's wall-clock start in time_zone (YYYY-MM-DDTHH:mm) */
+                            starts_at_local: string;
+                            viewer: {
+                                may_attend: boolean;
+                                may_manage: boolean;
+                                /** @enum {string|null} */
+                                rsvp: "going" | "waitlisted" | "not_going" | null;
+                                /** @description 1 for the first in line */
+                                waitlist_position: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/events/{occurrenceId}/ics": {
         parameters: {
             query?: never;
