@@ -1,5 +1,6 @@
-import { KeyRound, ShieldCheck } from "lucide-react";
+import { CalendarDays, KeyRound, ShieldCheck } from "lucide-react";
 import { type ReactNode, useCallback, useEffect, useState } from "react";
+import { CalendarFeedSection } from "./calendar-feed-section";
 import { ChangePasswordForm } from "./change-password-form";
 import { TwoStepSection } from "./two-step-section";
 
@@ -28,6 +29,9 @@ export function SecurityTab({
           enabled={twoFactorEnabled}
           onDirtyChange={useCallback((dirty: boolean) => setTwoStepDirty(dirty), [])}
         />
+      </Section>
+      <Section icon={<CalendarDays className="size-4" aria-hidden="true" />} title="Calendar feed">
+        <CalendarFeedSection />
       </Section>
     </div>
   );
