@@ -6,6 +6,7 @@ import { createProfileForUser, hashPassword } from "#server/lib/auth";
 import type { Storage } from "#server/lib/storage";
 import { renderCommunityArt, seedCommunities, type DemoAccount, type Tx } from "./communities";
 import { seedCourses } from "./courses";
+import { seedEvents } from "./events";
 import { seedPayments } from "./payments";
 import { DEMO_PASSWORD, DEMO_USERS } from "./content/accounts.data";
 import { seedNotifications } from "./notifications";
@@ -123,9 +124,10 @@ export async function seedDemo(input: {
     });
     const learning = await seedCourses({ tx, storage, seeded: directory.seeded, accounts, now });
     const money = await seedPayments({ tx, seeded: directory.seeded, now });
+    const calendar = await seedEvents({ tx, seeded: directory.seeded, accounts, now });
     const notifications = await seedNotifications({ tx, accounts });
     await addCredentials(await hashes);
-    return { ...directory, content, learning, notifications, money };
+    return { ...directory, content, learning, notifications, money, calendar };
   });
   if (!result) return false;
   const ms = Math.round(performance.now() - started);
@@ -136,7 +138,8 @@ export async function seedDemo(input: {
       `${result.content.votes} poll votes, ${result.content.saves} saves; ` +
       `${result.learning.courses} courses with ${result.learning.lessons} lessons (${result.learning.videos} with the demo video), ` +
       `${result.learning.completions} lessons completed; ${result.notifications} notifications; ` +
-      `${result.money.tiers} tiers, ${result.money.subscribers} paying members, ${result.money.payments} payments`,
+      `${result.money.tiers} tiers, ${result.money.subscribers} paying members, ${result.money.payments} payments; ` +
+      `${result.calendar.series} event series with ${result.calendar.occurrences} occurrences, ${result.calendar.rsvps} RSVPs`,
   );
   return true;
 }
