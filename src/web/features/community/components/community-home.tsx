@@ -1,5 +1,6 @@
 import {
   BookOpen,
+  CalendarDays,
   Info,
   type LucideIcon,
   Map as MapIcon,
@@ -26,6 +27,9 @@ import { MembersTab } from "#web/features/members";
 const AboutTab = lazy(() => import("./tabs/about-tab").then((m) => ({ default: m.AboutTab })));
 const AdminTab = lazy(() => import("./tabs/admin-tab").then((m) => ({ default: m.AdminTab })));
 const CoursesTab = lazy(() => import("./tabs/courses-tab").then((m) => ({ default: m.CoursesTab })));
+const CalendarTab = lazy(() =>
+  import("#web/features/calendar/components/calendar-tab").then((m) => ({ default: m.CalendarTab })),
+);
 const MapTab = lazy(() => import("./tabs/map-tab").then((m) => ({ default: m.MapTab })));
 
 // The settings dialog is large and only for owners and admins: its code loads on first opening.
@@ -33,7 +37,7 @@ const CommunitySettingsDialog = lazy(() =>
   import("#web/features/community-settings").then((m) => ({ default: m.CommunitySettingsDialog })),
 );
 
-export type HomeTab = "community" | "courses" | "members" | "map" | "leaderboards" | "about" | "admin";
+export type HomeTab = "community" | "courses" | "calendar" | "members" | "map" | "leaderboards" | "about" | "admin";
 
 type TabDefinition = { id: HomeTab; label: string; icon: LucideIcon; shown: (c: CommunityView) => boolean };
 
@@ -41,6 +45,7 @@ type TabDefinition = { id: HomeTab; label: string; icon: LucideIcon; shown: (c: 
 const TABS: readonly TabDefinition[] = [
   { id: "community", label: "Community", icon: MessagesSquare, shown: () => true },
   { id: "courses", label: "Courses", icon: BookOpen, shown: (c) => c.show_classroom },
+  { id: "calendar", label: "Calendar", icon: CalendarDays, shown: (c) => c.show_calendar && c.viewer.role != null },
   { id: "members", label: "Members", icon: Users, shown: () => true },
   { id: "map", label: "Map", icon: MapIcon, shown: (c) => c.show_map },
   { id: "leaderboards", label: "Leaderboards", icon: Trophy, shown: (c) => c.show_leaderboards },
@@ -52,7 +57,8 @@ const TABS: readonly TabDefinition[] = [
 export function useHomeTab(community: CommunityView) {
   const [searchParams, setSearchParams] = useSearchParams();
   const tabs = TABS.filter((t) => t.shown(community));
-  const requested = searchParams.get("tab");
+  // An event's address (?event=<id>, from notifications and calendar files) opens the Calendar.
+  const requested = searchParams.get("tab") ?? (searchParams.has("event") ? "calendar" : null);
   const current = tabs.find((t) => t.id === requested)?.id ?? "community";
   const select = useCallback(
     (tab: string) =>
@@ -145,6 +151,7 @@ export function CommunityHome({ community: c }: { community: CommunityView }) {
               <Suspense fallback={<Spinner label="Loading the tab" className="flex justify-center py-12" />}>
                 {current === "community" && <CommunityTab community={c} />}
                 {current === "courses" && <CoursesTab community={c} />}
+                {current === "calendar" && <CalendarTab community={c} />}
                 {current === "members" && <MembersTab community={c} />}
                 {current === "map" && <MapTab />}
                 {current === "leaderboards" && <LeaderboardsTab community={c} />}

@@ -1,5 +1,5 @@
 import { Check, ClipboardList, Copy, Crown, Info, Link2, LogOut, Settings } from "lucide-react";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Link } from "react-router";
 import { toast } from "#web/lib/toast";
 import { ONBOARDING_TASKS } from "#shared/communities";
@@ -12,6 +12,11 @@ import { CommunityFigures } from "./community-figures";
 import type { HomeTab } from "./community-home";
 import { RoleBadge } from "#web/features/members";
 import { useLeaveAction } from "#web/features/members";
+
+// The calendar's card loads after the page: it is small, but the page's first JavaScript is not.
+const UpNextCard = lazy(() =>
+  import("#web/features/calendar/components/up-next-card").then((m) => ({ default: m.UpNextCard })),
+);
 
 /** The member home's side card (SPEC §2): who the community is, your place in it, and shortcuts. */
 export function CommunitySidebar({
@@ -120,6 +125,12 @@ export function CommunitySidebar({
           </nav>
         )}
       </div>
+
+      {c.show_calendar && role != null && (
+        <Suspense fallback={null}>
+          <UpNextCard communityId={c.id} communitySlug={c.slug} />
+        </Suspense>
+      )}
 
       <ConfirmDialog
         open={confirmLeave}

@@ -1,0 +1,3 @@
+import type { OccurrenceDto } from "#shared/calendar.schemas";
+
+export type Occurrence = OccurrenceDto;
