@@ -990,12 +990,23 @@ export const CASES: Record<string, Case> = {
   },
   "DELETE /api/me/calendar-feed": { request: () => ({ method: "DELETE", url: "/api/me/calendar-feed" }) },
   "GET /calendar/{file}": {
-    // The world's member's feed: the token is the credential, whoever sends it.
+    // The feed of a member of this world alone (so other worlds' events never crowd it): the token
+    // is the credential, whoever sends it.
     prepare: async (w, c) => {
       await addWorldEvent(w, c);
+      const subscriber = `feed-${derived(w, "subscriber").toString("hex").slice(0, 24)}`;
       await c.t.database.pool.query(
-        `INSERT INTO calendar_feeds (user_id, token) VALUES ($1, $2) ON CONFLICT (user_id) DO UPDATE SET token = $2`,
-        [c.users.member.id, worldFeedToken(w)],
+        `INSERT INTO "user" (id, name, email, email_verified) VALUES ($1, 'Subscriber', $1 || '@example.test', true)
+         ON CONFLICT (id) DO NOTHING`,
+        [subscriber],
+      );
+      await c.t.database.pool.query(
+        `INSERT INTO calendar_feeds (user_id, token) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING`,
+        [subscriber, worldFeedToken(w)],
+      );
+      await c.t.database.pool.query(
+        `INSERT INTO community_members (community_id, user_id, role) VALUES ($1, $2, 'member') ON CONFLICT DO NOTHING`,
+        [w.communityId, subscriber],
       );
     },
     request: (w) => ({ method: "GET", url: `/calendar/${worldFeedToken(w)}.ics` }),

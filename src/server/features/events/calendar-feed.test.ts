@@ -3,6 +3,7 @@ import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CALENDAR_MESSAGES, calendarFeedPath } from "#shared/calendar";
 import { eventOccurrences, eventSeries } from "#server/db/schema/index";
+import { RATE_RULES } from "#server/lib/rate-limit";
 import { api, createTestApp, ORIGIN, signedInUser, type TestApp } from "#server/test/harness";
 import { FEED_PAST_DAYS } from "./calendar-feed";
 
@@ -249,5 +250,37 @@ describe("one event's .ics", () => {
     expect((await ics("not-an-id", users.member)).body).toEqual(missing.body);
     expect((await ics(events.admins, users.owner)).status).toBe(200);
     expect((await ics(events.members)).status).toBe(401);
+  });
+});
+
+describe("fetching a feed too often", () => {
+  it(`answers 429 past ${RATE_RULES.calendarFeedPerToken.limit} fetches of one feed in its window; other feeds are unaffected`, async () => {
+    const limited = await createTestApp({ rateLimits: true });
+    try {
+      const [a, b] = [await signedInUser(limited), await signedInUser(limited)];
+      const feedOf = async (who: User) =>
+        (await api(limited.app).post("/api/me/calendar-feed", {}, { cookie: who.cookie })).body.url as string;
+      const [urlA, urlB] = [await feedOf(a), await feedOf(b)];
+      const get = (url: string) => limited.app.inject({ method: "GET", url: pathOf(url) });
+      const { limit } = RATE_RULES.calendarFeedPerToken;
+      let served = 0;
+      let refused = false;
+      while (!refused && served <= 2 * limit) {
+        const status = (await get(urlA)).statusCode;
+        if (status === 429) refused = true;
+        else {
+          expect(status).toBe(200);
+          served++;
+        }
+      }
+      expect(refused).toBe(true);
+      // Exactly the limit, or (when a window boundary fell inside the loop) the rest of one window and a full one.
+      expect(served).toBeGreaterThanOrEqual(limit);
+      expect(served).toBeLessThan(2 * limit);
+      expect((await get(urlA)).statusCode).toBe(429);
+      expect((await get(urlB)).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
   });
 });
