@@ -300,3 +300,202 @@ describe("lists", () => {
     expect(tooLong.body.error.field).toBe("to");
   });
 });
+
+/** The next Monday at least a week away, as a UTC date. */
+function nextMonday(): string {
+  const d = new Date(Date.now() + 7 * DAY);
+  while (d.getUTCDay() !== 1) d.setTime(d.getTime() + DAY);
+  return d.toISOString().slice(0, 10);
+}
+
+async function goingOn(occurrenceId: string, who: User[]) {
+  for (const u of who)
+    await t.database.pool.query(`INSERT INTO event_rsvps (occurrence_id, user_id, status) VALUES ($1, $2, 'going')`, [
+      occurrenceId,
+      u.id,
+    ]);
+  await t.database.pool.query(`UPDATE event_occurrences SET going_count = $2 WHERE id = $1`, [
+    occurrenceId,
+    who.length,
+  ]);
+}
+
+const patch = (id: string, body: Record<string, unknown>, cookie = users.owner.cookie) =>
+  http().patch(`/api/events/${id}`, body, { cookie });
+
+describe("editing", () => {
+  it("'one' edits that occurrence alone, keeps its slot, and later 'all' edits leave it be", async () => {
+    const monday = nextMonday();
+    const e = await create({ starts_at_local: `${monday}T10:00`, recurrence: weekly({ end: "after", count: 4 }) });
+    const [, second] = await occurrencesOf(e.series_id);
+    const res = await patch(second.id, {
+      scope: "one",
+      title: "Special",
+      starts_at_local: `${second.slot_at.toISOString().slice(0, 10)}T12:30`,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({
+      id: second.id,
+      title: "Special",
+      starts_at_local: `${second.slot_at.toISOString().slice(0, 10)}T12:30`,
+    });
+    const all = await patch(e.id, { scope: "all", title: "Renamed" });
+    expect(all.status, JSON.stringify(all.body)).toBe(200);
+    const rows = await occurrencesOf(e.series_id);
+    expect(rows.map((r) => r.title)).toEqual(["Renamed", "Special", "Renamed", "Renamed"]);
+    const moved = rows.find((r) => r.id === second.id)!;
+    expect(moved.overridden).toBe(true);
+    expect(moved.slot_at.toISOString()).toBe(second.slot_at.toISOString());
+    expect(moved.starts_at.toISOString()).toBe(`${second.slot_at.toISOString().slice(0, 10)}T12:30:00.000Z`);
+    // The rule changes only with 'all' or 'following'.
+    const refused = await patch(second.id, { scope: "one", recurrence: weekly() });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ message: M.scopeRequired, field: "scope" });
+  });
+
+  it("'all' with a new time keeps every occurrence and its RSVPs; a new weekday replaces the rest", async () => {
+    const monday = nextMonday();
+    const e = await create({ starts_at_local: `${monday}T10:00`, recurrence: weekly({ end: "after", count: 4 }) });
+    const before = await occurrencesOf(e.series_id);
+    await goingOn(before[2].id, [users.member]);
+    const res = await patch(e.id, { scope: "all", starts_at_local: `${monday}T11:00` });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const after = await occurrencesOf(e.series_id);
+    expect(after.map((r) => r.id)).toEqual(before.map((r) => r.id));
+    for (const r of after) expect(r.starts_at.toISOString().slice(11, 16)).toBe("11:00");
+    // Tuesdays instead: the Mondays nobody answered go, the one with an RSVP stays, cancelled.
+    const tue = await patch(e.id, { scope: "all", recurrence: weekly({ weekdays: ["TU"], end: "after", count: 4 }) });
+    expect(tue.status, JSON.stringify(tue.body)).toBe(200);
+    const rows = await occurrencesOf(e.series_id);
+    const scheduled = rows.filter((r) => r.status === "scheduled");
+    expect(scheduled).toHaveLength(4);
+    for (const r of scheduled) expect(new Date(r.starts_at).getUTCDay()).toBe(2);
+    expect(rows.filter((r) => r.status === "cancelled").map((r) => r.id)).toEqual([before[2].id]);
+  });
+
+  it("'following' splits the series: the earlier ones stay, the later ones move to a new series with their ids", async () => {
+    const monday = nextMonday();
+    const e = await create({ starts_at_local: `${monday}T10:00`, recurrence: weekly({ end: "after", count: 6 }) });
+    const before = await occurrencesOf(e.series_id);
+    await goingOn(before[4].id, [users.member, users.admin]);
+    const res = await patch(before[2].id, { scope: "following", title: "Season two", duration_minutes: 90 });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ id: before[2].id, title: "Season two", duration_minutes: 90 });
+    expect(res.body.series_id).not.toBe(e.series_id);
+    const old = await occurrencesOf(e.series_id);
+    expect(old.map((r) => r.id)).toEqual(before.slice(0, 2).map((r) => r.id));
+    expect(old.map((r) => r.title)).toEqual(["Weekly call", "Weekly call"]);
+    const moved = await occurrencesOf(res.body.series_id);
+    expect(moved.map((r) => r.id)).toEqual(before.slice(2).map((r) => r.id));
+    expect(moved.map((r) => r.title)).toEqual(Array(4).fill("Season two"));
+    const rsvps = await t.database.pool.query(`SELECT count(*)::int AS n FROM event_rsvps WHERE occurrence_id = $1`, [
+      before[4].id,
+    ]);
+    expect(rsvps.rows[0].n).toBe(2);
+    const series = await t.database.pool.query(`SELECT recurrence FROM event_series WHERE id = $1`, [e.series_id]);
+    expect(series.rows[0].recurrence).toMatchObject({ end: "on_date", count: null });
+    const added = await t.database.pool.query(`SELECT recurrence FROM event_series WHERE id = $1`, [
+      res.body.series_id,
+    ]);
+    // The remaining count goes with the new series.
+    expect(added.rows[0].recurrence).toMatchObject({ end: "after", count: 4 });
+  });
+
+  it("refuses a capacity below the number going, and changes nothing", async () => {
+    const e = await create({
+      capacity: 10,
+      recurrence: weekly({ end: "after", count: 3 }),
+      starts_at_local: `${nextMonday()}T10:00`,
+    });
+    await goingOn(e.id, [users.member, users.admin, users.moderator]);
+    for (const scope of ["one", "all"]) {
+      const res = await patch(e.id, { scope, capacity: 2 });
+      expect(res.status, scope).toBe(400);
+      expect(res.body.error).toMatchObject({ message: M.capacityBelowGoing(3), field: "capacity" });
+    }
+    const ok = await patch(e.id, { scope: "one", capacity: 3 });
+    expect(ok.body.capacity).toBe(3);
+  });
+
+  it("a past occurrence changes only its recording link", async () => {
+    const c = (await http().post("/api/communities", { name: "Past lab" }, { cookie: users.owner.cookie })).body;
+    const e = await create({ title: "Done", starts_at_local: utcLocal(-3 * DAY) }, users.owner.cookie, c.id);
+    const refused = await patch(e.id, { title: "Rewritten" });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ message: M.ended, field: "title" });
+    const bad = await patch(e.id, { recording_url: "javascript:alert(1)" });
+    expect(bad.body.error).toMatchObject({ message: M.recordingUrlInvalid, field: "recording_url" });
+    const ok = await patch(e.id, { recording_url: "https://video.example.com/rec" });
+    expect(ok.status).toBe(200);
+    const past = await http().get(`/api/communities/${c.id}/events`, {
+      cookie: users.owner.cookie,
+      query: { when: "past" },
+    });
+    expect(past.body.items).toMatchObject([
+      { id: e.id, title: "Done", recording_url: "https://video.example.com/rec" },
+    ]);
+  });
+
+  it("members without manage_events are refused; outsiders get not found", async () => {
+    const e = await create();
+    for (const who of ["member", "moderator"] as const) {
+      const res = await patch(e.id, { title: "Mine" }, users[who].cookie);
+      expect(res.status).toBe(403);
+      expect(res.body.error.message).toBe(M.forbidden);
+      const cancel = await http().post(`/api/events/${e.id}/cancel`, { scope: "one" }, { cookie: users[who].cookie });
+      expect(cancel.status).toBe(403);
+    }
+    const outsider = await patch(e.id, { title: "Mine" }, users.outsider.cookie);
+    expect(outsider.status).toBe(404);
+    expect(outsider.body.error.message).toBe(M.notFound);
+  });
+});
+
+describe("cancelling", () => {
+  it("cancels one occurrence: shown cancelled in the month view, left out of the upcoming list", async () => {
+    const c = (await http().post("/api/communities", { name: "Cancel lab" }, { cookie: users.owner.cookie })).body;
+    const monday = nextMonday();
+    const e = await create(
+      { starts_at_local: `${monday}T10:00`, recurrence: weekly({ end: "after", count: 3 }) },
+      users.owner.cookie,
+      c.id,
+    );
+    const rows = await occurrencesOf(e.series_id);
+    const res = await http().post(`/api/events/${rows[1].id}/cancel`, { scope: "one" }, { cookie: users.owner.cookie });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.status).toBe("cancelled");
+    const month = await http().get(`/api/communities/${c.id}/events`, {
+      cookie: users.owner.cookie,
+      query: { from: new Date().toISOString(), to: new Date(Date.now() + 40 * DAY).toISOString() },
+    });
+    expect(month.body.items.map((i: { id: string; status: string }) => [i.id, i.status])).toEqual([
+      [rows[0].id, "scheduled"],
+      [rows[1].id, "cancelled"],
+      [rows[2].id, "scheduled"],
+    ]);
+    const upcoming = await http().get(`/api/communities/${c.id}/events`, {
+      cookie: users.owner.cookie,
+      query: { when: "upcoming" },
+    });
+    expect(upcoming.body.items.map((i: { id: string }) => i.id)).toEqual([rows[0].id, rows[2].id]);
+  });
+
+  it("cancels this and following, and stops the rule there", async () => {
+    const e = await create({ starts_at_local: `${nextMonday()}T10:00`, recurrence: weekly() });
+    const rows = await occurrencesOf(e.series_id);
+    const res = await http().post(
+      `/api/events/${rows[3].id}/cancel`,
+      { scope: "following" },
+      { cookie: users.owner.cookie },
+    );
+    expect(res.status).toBe(200);
+    const after = await occurrencesOf(e.series_id);
+    expect(after.slice(0, 3).every((r) => r.status === "scheduled")).toBe(true);
+    expect(after.slice(3).every((r) => r.status === "cancelled")).toBe(true);
+    const series = await t.database.pool.query(`SELECT generated_until, recurrence FROM event_series WHERE id = $1`, [
+      e.series_id,
+    ]);
+    expect(series.rows[0].generated_until).toBeNull();
+    expect(series.rows[0].recurrence.end).toBe("on_date");
+  });
+});
