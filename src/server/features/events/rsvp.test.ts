@@ -256,6 +256,17 @@ describe("who may answer", () => {
     expect((await rsvp(tiers, "going", users.admin.cookie)).body.rsvp).toBe("going");
     expect(await counts(tiers)).toMatchObject({ going_count: 1, going: 1 });
 
+    // Someone going who may no longer attend (the event moved to a tier) may still give up the seat.
+    const moved = await newEvent(community.id, { capacity: 1 });
+    expect((await rsvp(moved, "going", users.member.cookie)).body.rsvp).toBe("going");
+    expect((await rsvp(moved, "going", users.admin.cookie)).body.rsvp).toBe("waitlisted");
+    await q(`UPDATE event_occurrences SET audience = 'tiers', tier_ids = $2 WHERE id = $1`, [moved, [randomUUID()]]);
+    expect((await rsvp(moved, "going", users.member.cookie)).status).toBe(403);
+    const freed = await rsvp(moved, "not_going", users.member.cookie);
+    expect(freed.body).toEqual({ rsvp: "not_going", waitlist_position: null, going_count: 1, waitlist_count: 0 });
+    expect((await rsvp(moved, "not_going", users.member.cookie)).status).toBe(403);
+    expect(await line(moved)).toEqual([]);
+
     const admins = await newEvent(community.id, { audience: "admins" });
     expect((await rsvp(admins, "going", users.member.cookie)).status).toBe(404);
     expect((await rsvp(admins, "going", users.admin.cookie)).status).toBe(200);
