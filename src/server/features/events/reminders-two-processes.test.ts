@@ -54,15 +54,18 @@ let t: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 const servers: ServerProcess[] = [];
 const dirs: string[] = [];
-let holder: pg.PoolClient | undefined;
+/** The test's open transactions holding claims. */
+const holders: pg.PoolClient[] = [];
 
 beforeAll(async () => {
   smtp = await startSmtpSink();
   t = await createTestApp();
 });
 afterAll(async () => {
-  await holder?.query("ROLLBACK").catch(() => undefined);
-  holder?.release();
+  for (const h of holders) {
+    await h.query("ROLLBACK").catch(() => undefined);
+    h.release();
+  }
   for (const s of servers) s.child.kill("SIGKILL");
   await Promise.all(servers.map((s) => s.exited));
   await t.close();
@@ -95,14 +98,15 @@ const lockWaiters = () =>
   count(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
 
 describe("reminders across two server processes", () => {
-  it("are each sent exactly once (claim, notification, email) when one process is killed mid-sweep", async () => {
-    // Two events 50 and 51 minutes away, each with `perEvent` people going: more than one batch.
-    const perEvent = REMINDER_BATCH / 2 + 20;
+  it("are each sent exactly once (claim, notification, email) when both sweep the same rows and one is killed mid-sweep", async () => {
+    // Two events 50 and 51 minutes away, each with `perEvent` people going: three batches.
+    const perEvent = REMINDER_BATCH + 20;
     const total = 2 * perEvent;
     const owner = await signedInUser(t);
     const c = (await api(t.app).post("/api/communities", { name: "Two Sweeps" }, { cookie: owner.cookie })).body as {
       id: string;
     };
+    const userId = (i: number) => `sweep_${String(i).padStart(4, "0")}`;
     await q(
       `INSERT INTO "user" (id, name, email, email_verified)
          SELECT 'sweep_' || lpad(i::text, 4, '0'), 'Sweeper ' || i, 'sweep' || i || '@example.test', true
@@ -139,41 +143,64 @@ describe("reminders across two server processes", () => {
         [o.rows[0].id, perEvent],
       );
     }
+    const claims = () => count(`SELECT count(*) AS n FROM event_reminders`);
 
-    // The last claim of the sweep's order (latest event, last person), held uncommitted by the test.
-    holder = await t.database.pool.connect();
-    await holder.query("BEGIN");
-    await holder.query(`INSERT INTO event_reminders (occurrence_id, user_id, minutes_before) VALUES ($1, $2, 60)`, [
-      occurrences[1],
-      `sweep_${String(perEvent).padStart(4, "0")}`,
-    ]);
+    // The sweep's order is (start, occurrence, person). Held uncommitted by the test: the last claim
+    // of the second batch (event B, person 2 × BATCH − perEvent) and the very last (event B, last person).
+    const hold = async (occurrenceId: string, user: string) => {
+      const client = await t.database.pool.connect();
+      holders.push(client);
+      await client.query("BEGIN");
+      await client.query(`INSERT INTO event_reminders (occurrence_id, user_id, minutes_before) VALUES ($1, $2, 60)`, [
+        occurrenceId,
+        user,
+      ]);
+      return async () => {
+        await client.query("ROLLBACK");
+        client.release();
+        holders.splice(holders.indexOf(client), 1);
+      };
+    };
+    const releaseSecond = await hold(occurrences[1], userId(2 * REMINDER_BATCH - perEvent));
+    const releaseLast = await hold(occurrences[1], userId(perEvent));
 
-    // Process 1 starts; its schedule enqueues this minute's sweep. It commits a first batch, then
-    // waits on the held row inside its second.
+    // Process 1 starts; its schedule enqueues this minute's sweep. It commits the first batch, then
+    // waits on the held row inside the second.
     const first = await startProcess();
     await until(
       "process 1 to commit a batch and wait inside the next",
-      async () =>
-        (await count(`SELECT count(*) AS n FROM event_reminders`)) === REMINDER_BATCH && (await lockWaiters()) >= 1,
+      async () => (await claims()) === REMINDER_BATCH && (await lockWaiters()) >= 1,
     );
 
-    // Process 2 starts and is given a sweep of its own (the minute's is taken), ahead of the mail.
+    // Process 2 starts and is given a sweep of its own (the minute's is taken), ahead of the mail
+    // jobs: it selects the same rows as process 1's second batch and waits on them.
     await startProcess();
     await enqueueJob(t.database.db, REMINDER_SWEEP_QUEUE, {}, { runAt: new Date(Date.now() - 3_600_000) });
     await until("process 2's sweep to wait on the same rows", async () => (await lockWaiters()) >= 2);
 
+    // Process 1 commits its second batch; process 2's claims of the same rows find them taken and
+    // send nothing for them. Both go on to the last rows and wait on the last held claim.
+    await releaseSecond();
+    await until(
+      "both sweeps to wait in the last batch",
+      async () => (await claims()) === 2 * REMINDER_BATCH && (await lockWaiters()) >= 2,
+    );
+
     first.child.kill("SIGKILL");
     await first.exited;
-    await holder.query("ROLLBACK");
-    holder.release();
-    holder = undefined;
+    await releaseLast();
 
     await until(
       "every claim, notification and email",
-      async () =>
-        (await count(`SELECT count(*) AS n FROM event_reminders`)) === total &&
-        (await count(`SELECT count(*) AS n FROM notifications WHERE type = 'event_reminder'`)) === total &&
-        smtp.received.length >= total,
+      async () => {
+        return (
+          (await claims()) === total &&
+          (await count(`SELECT count(*) AS n FROM notifications WHERE type = 'event_reminder'`)) === total &&
+          smtp.received.length >= total
+        );
+      },
+      // Each message is its own SMTP connection, a few a second.
+      180_000,
     );
 
     // The killed process's sweep job is taken again once its lease runs out (made to run out now):
@@ -187,7 +214,7 @@ describe("reminders across two server processes", () => {
         ])) === 0,
     );
 
-    expect(await count(`SELECT count(*) AS n FROM event_reminders`)).toBe(total);
+    expect(await claims()).toBe(total);
     expect(
       await count(
         `SELECT count(*) AS n FROM (SELECT DISTINCT user_id, data->>'occurrence_id' FROM notifications
@@ -208,5 +235,5 @@ describe("reminders across two server processes", () => {
       expect(sent.has(`sweep${i}@example.test|Starting in 1 hour: Call A`)).toBe(true);
       expect(sent.has(`sweep${i}@example.test|Starting in 1 hour: Call B`)).toBe(true);
     }
-  }, 180_000);
+  }, 300_000);
 });

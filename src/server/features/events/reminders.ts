@@ -35,7 +35,7 @@ import { startText } from "./event-notifications";
 export const REMINDER_SWEEP_QUEUE = "events.reminders";
 export const REMINDER_MAIL_QUEUE = "events.reminder_mail";
 /** Claims made per transaction. */
-export const REMINDER_BATCH = 200;
+export const REMINDER_BATCH = 100;
 
 const OFFSETS = [...EVENT_LIMITS.reminderMinutes].sort((a, b) => a - b);
 const LONGEST = OFFSETS[OFFSETS.length - 1];
