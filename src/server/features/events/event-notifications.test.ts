@@ -240,3 +240,47 @@ describe("a changed or cancelled event", () => {
     expect(await rows(going, "event_cancelled")).toHaveLength(0);
   });
 });
+
+describe("through the event routes", () => {
+  it("creating an event tells a member; moving it tells those going; cancelling it tells every member", async () => {
+    const owner = await user();
+    const [going, other] = [await user(), await user()];
+    const c = await privateCommunity(owner, [going, other]);
+    const wallClock = (ms: number) => new Date(Date.now() + ms).toISOString().slice(0, 16);
+    const created = await http.post(
+      `/api/communities/${c.id}/events`,
+      {
+        title: "Routed call",
+        starts_at_local: wallClock(2 * 86_400_000),
+        time_zone: "UTC",
+        duration_minutes: 60,
+        location_kind: "online",
+        meeting_url: "https://meet.example.test/routed",
+      },
+      { cookie: owner.cookie },
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const occurrenceId = created.body.id as string;
+    const [n] = await items(going, "event_new");
+    expect(n.href).toBe(`/community/${c.id}?tab=calendar&event=${occurrenceId}`);
+    expect(await items(other, "event_new")).toHaveLength(1);
+    expect(await rows(owner, "event_new")).toHaveLength(0);
+
+    expect(
+      (await http.put(`/api/events/${occurrenceId}/rsvp`, { status: "going" }, { cookie: going.cookie })).status,
+    ).toBe(200);
+    const moved = await http.patch(
+      `/api/events/${occurrenceId}`,
+      { scope: "one", starts_at_local: wallClock(3 * 86_400_000) },
+      { cookie: owner.cookie },
+    );
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect((await items(going, "event_changed")).map((i) => i.title)).toEqual(["Event changed: Routed call"]);
+    expect(await rows(other, "event_changed")).toHaveLength(0);
+
+    const cancelled = await http.post(`/api/events/${occurrenceId}/cancel`, { scope: "one" }, { cookie: owner.cookie });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect((await items(going, "event_cancelled")).map((i) => i.title)).toEqual(["Cancelled: Routed call"]);
+    expect((await items(other, "event_cancelled")).map((i) => i.title)).toEqual(["Cancelled: Routed call"]);
+  });
+});
