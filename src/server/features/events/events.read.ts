@@ -23,8 +23,9 @@ type Row = {
   community_id: string;
   title: string;
   description: string;
-  starts_at: Date | string;
-  ends_at: Date | string;
+  /** ISO instants, formatted by PostgreSQL (no Date parsing per row). */
+  starts_at: string;
+  ends_at: string;
   time_zone: string;
   duration_minutes: number;
   location_kind: OccurrenceDto["location_kind"];
@@ -38,7 +39,8 @@ type Row = {
   waitlist_count: number;
   status: OccurrenceDto["status"];
   recording_url: string | null;
-  recurrence: Recurrence | null;
+  /** The series' rule as JSON text, parsed once per series (see rowsToDtos). */
+  recurrence: string | null;
   starts_at_local: string;
   may_attend: boolean;
   may_manage: boolean;
@@ -46,12 +48,26 @@ type Row = {
   waitlist_position: number | null;
 };
 
-const iso = (v: Date | string) => new Date(v).toISOString();
+/** ISO text of a timestamptz column, as Date.toISOString writes it. */
+const isoSql = (column: string) => sql.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
+/** Rows to DTOs; each series' rule is parsed once. */
+function rowsToDtos(rows: Row[], now = Date.now()): OccurrenceDto[] {
+  const rules = new Map<string, Recurrence | null>();
+  return rows.map((r) => {
+    let rule = rules.get(r.series_id);
+    if (rule === undefined) {
+      rule = r.recurrence ? (JSON.parse(r.recurrence) as Recurrence) : null;
+      rules.set(r.series_id, rule);
+    }
+    return toDto(r, rule, now);
+  });
+}
 
 /** The occurrence as the API answers it: the meeting link only to those who may attend, and only near the start. */
-export function toDto(r: Row, now = Date.now()): OccurrenceDto {
-  const start = new Date(r.starts_at).getTime();
-  const end = new Date(r.ends_at).getTime();
+function toDto(r: Row, recurrence: Recurrence | null, now: number): OccurrenceDto {
+  const start = Date.parse(r.starts_at);
+  const end = Date.parse(r.ends_at);
   const linkShown = r.may_attend && r.status === "scheduled" && meetingLinkOpen(start, end, now);
   return {
     id: r.id,
@@ -59,8 +75,8 @@ export function toDto(r: Row, now = Date.now()): OccurrenceDto {
     community_id: r.community_id,
     title: r.title,
     description: r.description,
-    starts_at: iso(r.starts_at),
-    ends_at: iso(r.ends_at),
+    starts_at: r.starts_at,
+    ends_at: r.ends_at,
     time_zone: r.time_zone,
     duration_minutes: r.duration_minutes,
     location_kind: r.location_kind,
@@ -75,8 +91,8 @@ export function toDto(r: Row, now = Date.now()): OccurrenceDto {
     waitlist_count: r.waitlist_count,
     status: r.status,
     recording_url: r.recording_url,
-    recurring: r.recurrence != null,
-    recurrence: r.recurrence,
+    recurring: recurrence != null,
+    recurrence,
     starts_at_local: r.starts_at_local,
     viewer: {
       may_attend: Boolean(r.may_attend),
@@ -90,9 +106,10 @@ export function toDto(r: Row, now = Date.now()): OccurrenceDto {
 /** The SELECT of occurrences `o` as `userId` sees them (the caller adds WHERE conditions after `AND`). */
 function selectOccurrences(userId: string, where: SQL, tail: SQL = sql``): SQL {
   return sql`
-    SELECT o.id, o.series_id, o.community_id, o.title, o.description, o.starts_at, o.ends_at, o.time_zone,
+    SELECT o.id, o.series_id, o.community_id, o.title, o.description, ${isoSql("o.starts_at")} AS starts_at,
+           ${isoSql("o.ends_at")} AS ends_at, o.time_zone,
            o.duration_minutes, o.location_kind, o.place, o.meeting_url, o.cover_url, o.audience, o.tier_ids::text[] AS tier_ids,
-           o.capacity, o.going_count, o.waitlist_count, o.status, o.recording_url, s.recurrence,
+           o.capacity, o.going_count, o.waitlist_count, o.status, o.recording_url, s.recurrence::text AS recurrence,
            to_char(o.starts_at AT TIME ZONE o.time_zone, 'YYYY-MM-DD"T"HH24:MI') AS starts_at_local,
            coalesce(${mayAttendSql(userId)}, false) AS may_attend, ${mayManageSql()} AS may_manage,
            r.status AS rsvp,
@@ -115,7 +132,7 @@ export async function readOccurrence(
 ): Promise<OccurrenceDto | null> {
   if (!isUuid(occurrenceId)) return null;
   const res = await db.execute<Row>(selectOccurrences(userId, sql`o.id = ${occurrenceId}`));
-  return res.rows[0] ? toDto(res.rows[0]) : null;
+  return res.rows[0] ? rowsToDtos(res.rows)[0] : null;
 }
 
 /** GET /api/events/:occurrenceId */
@@ -180,7 +197,7 @@ export async function listOccurrences(
         sql`ORDER BY o.starts_at, o.id`,
       ),
     );
-    return { items: res.rows.map((r) => toDto(r, now)), next_cursor: null };
+    return { items: rowsToDtos(res.rows, now), next_cursor: null };
   }
 
   const past = query.when === "past";
@@ -198,8 +215,7 @@ export async function listOccurrences(
           AND o.starts_at > ${new Date(now - longest).toISOString()}::timestamptz ${keyset}`;
   const order = past ? sql`ORDER BY o.starts_at DESC, o.id DESC` : sql`ORDER BY o.starts_at, o.id`;
   const res = await ctx.db.execute<Row>(selectOccurrences(viewer.id, where, sql`${order} LIMIT ${query.limit + 1}`));
-  const rows = res.rows.slice(0, query.limit);
-  const items = rows.map((r) => toDto(r, now));
+  const items = rowsToDtos(res.rows.slice(0, query.limit), now);
   const last = items[items.length - 1];
   return { items, next_cursor: res.rows.length > query.limit && last ? encodeCursor(last) : null };
 }

@@ -236,6 +236,7 @@ async function lockTarget(tx: Tx, viewer: Viewer, occurrenceId: string): Promise
 }
 
 const ms = (v: string | Date) => new Date(v).getTime();
+const STARTED = "This event has started: its start can no longer move";
 
 /** Whether the series has an occurrence before this slot (else 'following' is 'all'). */
 async function hasEarlier(tx: Tx, seriesId: string, slotAt: string | Date) {
@@ -290,8 +291,10 @@ async function reshape(tx: Tx, target: SeriesRow, oldRows: OldRow[], from: Date)
   const alone: { id: string; slot: Date }[] = [];
   const cancelIds: string[] = [];
   const deleteIds: string[] = [];
+  // A one-off event is one occurrence whatever its date: moving it keeps it (and its RSVPs).
+  const single = !target.recurrence && oldRows.length === 1 && slots.length === 1 && others.rows.length === 0;
   for (const r of oldRows) {
-    const date = localDate(r.slot_at, r.time_zone);
+    const date = single ? localDate(slots[0], target.time_zone) : localDate(r.slot_at, r.time_zone);
     const slot = byDate.get(date);
     if (slot) {
       byDate.delete(date);
@@ -360,7 +363,8 @@ export async function updateEvent(
         .where(eq(eventOccurrences.id, o.id));
     if (sent.length === 0 && recurrence === undefined) return o.id;
 
-    let effective: EditScope = scope;
+    // A one-off event has one occurrence: every scope edits the event (and its series row).
+    let effective: EditScope = series.recurrence ? scope : "all";
     if (effective === "following" && (!series.recurrence || !(await hasEarlier(tx, series.id, o.slot_at))))
       effective = "all";
     if (effective === "one") {
@@ -390,8 +394,7 @@ async function updateOne(tx: Tx, o: Target, fields: Fields, now: number) {
       fields.starts_at_local !== undefined || fields.time_zone !== undefined
         ? zonedWallClockToInstant(local, zone)
         : new Date(o.starts_at);
-    if (ms(o.starts_at) <= now && start.getTime() !== ms(o.starts_at))
-      throw fieldError("This event has started: its start can no longer move", "starts_at_local");
+    if (ms(o.starts_at) <= now && start.getTime() !== ms(o.starts_at)) throw fieldError(STARTED, "starts_at_local");
     patch.startsAt = start;
     patch.endsAt = new Date(start.getTime() + (fields.duration_minutes ?? o.duration_minutes) * 60_000);
   }
@@ -447,6 +450,7 @@ async function updateAll(
     next.time_zone !== series.time_zone ||
     JSON.stringify(next.recurrence) !== JSON.stringify(series.recurrence);
   if (ruleChanged) checkRule(ruleOf(next));
+  if (ruleChanged && !series.recurrence && ms(o.starts_at) <= now) throw fieldError(STARTED, "starts_at_local");
   const nowIso = new Date(now).toISOString();
   const reached = sql`o.series_id = ${series.id} AND (NOT o.overridden OR o.id = ${o.id}) AND o.ends_at > ${nowIso}::timestamptz`;
   if (fields.capacity != null) {

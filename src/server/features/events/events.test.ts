@@ -401,6 +401,19 @@ describe("editing", () => {
     expect(added.rows[0].recurrence).toMatchObject({ end: "after", count: 4 });
   });
 
+  it("moving a one-off event to another day keeps it and its RSVPs, whatever the scope", async () => {
+    const e = await create({ title: "Moved", starts_at_local: `${nextMonday()}T10:00` });
+    await goingOn(e.id, [users.member]);
+    const thursday = new Date(Date.parse(`${nextMonday()}T00:00:00Z`) + 3 * DAY).toISOString().slice(0, 10);
+    const res = await patch(e.id, { scope: "one", starts_at_local: `${thursday}T09:15` });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ id: e.id, going_count: 1, starts_at_local: `${thursday}T09:15` });
+    const rows = await occurrencesOf(e.series_id);
+    expect(rows.map((r) => [r.id, r.status, r.overridden])).toEqual([[e.id, "scheduled", false]]);
+    const series = await t.database.pool.query(`SELECT starts_local FROM event_series WHERE id = $1`, [e.series_id]);
+    expect(series.rows[0].starts_local).toBe(`${thursday}T09:15`);
+  });
+
   it("refuses a capacity below the number going, and changes nothing", async () => {
     const e = await create({
       capacity: 10,
