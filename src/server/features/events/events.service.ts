@@ -369,16 +369,16 @@ export async function updateEvent(
       effective = "all";
     if (effective === "one") {
       if (recurrence !== undefined) throw fieldError(M.scopeRequired, "scope");
-      await updateOne(tx, o, fields, now);
+      await updateOne(tx, viewer, o, fields, now);
       return o.id;
     }
-    if (effective === "all") return updateAll(tx, o, series, fields, recurrence, now);
+    if (effective === "all") return updateAll(tx, viewer, o, series, fields, recurrence, now);
     return updateFollowing(tx, viewer, o, series, fields, recurrence, now);
   });
   return (await readOccurrence(ctx.db, viewer.id, answerId))!;
 }
 
-async function updateOne(tx: Tx, o: Target, fields: Fields, now: number) {
+async function updateOne(tx: Tx, viewer: Viewer, o: Target, fields: Fields, now: number) {
   const merged = await checkMerged(tx, o.community_id, o, fields);
   if (fields.capacity != null && fields.capacity < o.going_count)
     throw fieldError(M.capacityBelowGoing(o.going_count), "capacity");
@@ -404,7 +404,7 @@ async function updateOne(tx: Tx, o: Target, fields: Fields, now: number) {
     (fields.capacity === null || (o.capacity != null && fields.capacity > o.capacity))
   )
     await promoteWaitlist(tx, o.id);
-  await notifyEventChanged(tx, [o.id]);
+  await notifyEventChanged(tx, [o.id], viewer.id);
 }
 
 /** Series columns (camelCase) from a merged change, for the series row. */
@@ -419,6 +419,7 @@ function seriesPatch(fields: Fields, merged: Awaited<ReturnType<typeof checkMerg
 
 async function updateAll(
   tx: Tx,
+  viewer: Viewer,
   o: Target,
   series: SeriesRow,
   fields: Fields,
@@ -491,8 +492,8 @@ async function updateAll(
     for (const row of before.rows)
       if (fields.capacity === null || (row.capacity != null && fields.capacity > row.capacity))
         await promoteWaitlist(tx, row.id);
-  if (changed.length) await notifyEventChanged(tx, changed);
-  if (cancelled.length) await notifyEventCancelled(tx, cancelled);
+  if (changed.length) await notifyEventChanged(tx, changed, viewer.id);
+  if (cancelled.length) await notifyEventCancelled(tx, cancelled, viewer.id);
   const still = await tx.execute<{ id: string }>(
     sql`SELECT id FROM event_occurrences WHERE id = ${o.id} AND status = 'scheduled'`,
   );
@@ -566,9 +567,9 @@ async function updateFollowing(
   const r = await reshape(tx, target, oldRows, new Date(0));
   const capacities = new Map(oldRows.map((x) => [x.id, x]));
   if (fields.capacity !== undefined) for (const id of r.changed) if (capacities.has(id)) await promoteWaitlist(tx, id);
-  if (r.changed.length) await notifyEventChanged(tx, r.changed);
-  if (r.cancelled.length) await notifyEventCancelled(tx, r.cancelled);
-  await notifyEventCreated(tx, created.id);
+  if (r.changed.length) await notifyEventChanged(tx, r.changed, viewer.id);
+  if (r.cancelled.length) await notifyEventCancelled(tx, r.cancelled, viewer.id);
+  // A split is no new event: those going to the moved occurrences are told they changed.
   return r.changed.includes(o.id) ? o.id : ((await firstOccurrence(tx, created.id)) ?? o.id);
 }
 
@@ -621,6 +622,7 @@ export async function cancelEvent(
       await notifyEventCancelled(
         tx,
         res.rows.map((r) => r.id),
+        viewer.id,
       );
   });
   return (await readOccurrence(ctx.db, viewer.id, occurrenceId))!;

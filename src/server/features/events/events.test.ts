@@ -511,4 +511,30 @@ describe("cancelling", () => {
     expect(series.rows[0].generated_until).toBeNull();
     expect(series.rows[0].recurrence.end).toBe("on_date");
   });
+
+  it("cancels all: every occurrence not yet ended, and no more are made; answers 400 for an ended one", async () => {
+    const e = await create({
+      starts_at_local: `${nextMonday()}T10:00`,
+      recurrence: weekly({ weekdays: ["MO", "FR"] }),
+    });
+    const before = await occurrencesOf(e.series_id);
+    const res = await http().post(
+      `/api/events/${before[5].id}/cancel`,
+      { scope: "all" },
+      { cookie: users.owner.cookie },
+    );
+    expect(res.status).toBe(200);
+    const after = await occurrencesOf(e.series_id);
+    expect(after.map((r) => r.id)).toEqual(before.map((r) => r.id));
+    expect(after.every((r) => r.status === "cancelled")).toBe(true);
+    const series = await t.database.pool.query(`SELECT generated_until FROM event_series WHERE id = $1`, [e.series_id]);
+    expect(series.rows[0].generated_until).toBeNull();
+    await extendHorizons(t.database.db, Date.now() + 60 * DAY);
+    expect(await occurrencesOf(e.series_id)).toHaveLength(before.length);
+    const c = (await http().post("/api/communities", { name: "Ended lab" }, { cookie: users.owner.cookie })).body;
+    const done = await create({ starts_at_local: utcLocal(-2 * DAY) }, users.owner.cookie, c.id);
+    const late = await http().post(`/api/events/${done.id}/cancel`, { scope: "one" }, { cookie: users.owner.cookie });
+    expect(late.status).toBe(400);
+    expect(late.body.error.message).toBe(M.ended);
+  });
 });
