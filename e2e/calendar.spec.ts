@@ -142,3 +142,35 @@ test("a second member finds it full and joins the waitlist", async ({ page }) =>
   await expect(page.getByText("You're #1 on the waitlist", { exact: true }).first()).toBeVisible();
   await expect(firstRow(page)).toContainText("#1 on the waitlist");
 });
+
+test("the owner edits one occurrence, then cancels this and the following ones", async ({ page }) => {
+  await signInPage(page, owner);
+  await calendarTab(page);
+  await firstRow(page).getByRole("button", { name: TITLE }).click();
+  await page.getByRole("dialog", { name: TITLE }).getByRole("button", { name: "Edit" }).click();
+  const form = page.getByRole("dialog", { name: "Edit event" });
+  await expect(form.getByLabel("This event", { exact: true })).toBeChecked();
+  await expect(form.getByLabel("Title")).toHaveValue(TITLE);
+  await form.getByLabel("Title").fill("Studio call: guest critique");
+  await form.getByLabel("Capacity (optional)").fill("0");
+  await form.getByRole("button", { name: "Save changes" }).click();
+  await expect(form.getByText(CALENDAR_MESSAGES.capacityInvalid)).toBeVisible();
+  await form.getByLabel("Capacity (optional)").fill("2");
+  await form.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByText("Event saved", { exact: true })).toBeVisible();
+  // The edited event comes back, changed: the raised capacity let the waitlisted member in. The
+  // rest of the series keeps its title.
+  const edited = page.getByRole("dialog", { name: "Studio call: guest critique" });
+  await expect(edited.getByText("2 of 2 going")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(upcoming(page).getByRole("heading", { name: TITLE })).toHaveCount(3);
+
+  await firstRow(page).getByRole("button", { name: TITLE }).click();
+  const next = page.getByRole("dialog", { name: TITLE });
+  await next.getByRole("button", { name: "Cancel event" }).click();
+  await next.getByLabel("This and following events").check();
+  await next.getByRole("button", { name: "Cancel event" }).click();
+  await expect(page.getByText("Event cancelled", { exact: true })).toBeVisible();
+  await expect(upcoming(page).getByRole("heading", { name: TITLE })).toHaveCount(0);
+  await expect(upcoming(page).getByRole("heading", { name: "Studio call: guest critique" })).toBeVisible();
+});

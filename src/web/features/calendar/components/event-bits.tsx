@@ -94,21 +94,23 @@ export function RsvpControls({ event, compact = false }: { event: Occurrence; co
   if (phase === "past") return compact ? null : <p className="text-sm text-stone-600">{CALENDAR_MESSAGES.ended}</p>;
   if (!event.viewer.may_attend) return <p className="text-sm text-stone-600">{CALENDAR_MESSAGES.notInvited}</p>;
 
-  const answer = (status: RsvpChoice) =>
-    rsvp.mutate(status, {
-      onSuccess: (result) =>
-        toast.success(
-          result.rsvp === "going"
-            ? "You're going"
-            : result.rsvp === "waitlisted"
-              ? waitlistText(result.waitlist_position)
-              : "You're not going",
-        ),
-      onError: (error) =>
-        toast.error(
-          errorMessage(error, "Could not save your answer", ["CONFLICT", "FORBIDDEN", "NOT_FOUND", "VALIDATION"]),
-        ),
-    });
+  // Awaited rather than given callbacks: the refreshed list may unmount these buttons first.
+  const answer = async (status: RsvpChoice) => {
+    try {
+      const result = await rsvp.mutateAsync(status);
+      toast.success(
+        result.rsvp === "going"
+          ? "You're going"
+          : result.rsvp === "waitlisted"
+            ? waitlistText(result.waitlist_position)
+            : "You're not going",
+      );
+    } catch (error) {
+      toast.error(
+        errorMessage(error, "Could not save your answer", ["CONFLICT", "FORBIDDEN", "NOT_FOUND", "VALIDATION"]),
+      );
+    }
+  };
   const pending = rsvp.isPending ? rsvp.variables : null;
   const mine = event.viewer.rsvp;
   const size = compact ? "sm" : "md";
@@ -118,7 +120,12 @@ export function RsvpControls({ event, compact = false }: { event: Occurrence; co
       <div className={cn("flex flex-wrap items-center gap-2", compact && "justify-end")}>
         <span className="text-sm font-semibold text-amber-800">{waitlistText(event.viewer.waitlist_position)}</span>
         {!compact && (
-          <Button variant="secondary" size={size} loading={pending === "not_going"} onClick={() => answer("not_going")}>
+          <Button
+            variant="secondary"
+            size={size}
+            loading={pending === "not_going"}
+            onClick={() => void answer("not_going")}
+          >
             Leave the waitlist
           </Button>
         )}
@@ -133,7 +140,7 @@ export function RsvpControls({ event, compact = false }: { event: Occurrence; co
         variant={mine === "going" ? "soft" : "primary"}
         aria-pressed={mine === "going"}
         loading={pending === "going"}
-        onClick={() => (mine === "going" ? undefined : answer("going"))}
+        onClick={() => (mine === "going" ? undefined : void answer("going"))}
       >
         {mine === "going" && <Check className="size-4" aria-hidden="true" />}
         {mine === "going" ? "Going" : full ? "Join waitlist" : "Going"}
@@ -144,7 +151,7 @@ export function RsvpControls({ event, compact = false }: { event: Occurrence; co
           variant="secondary"
           aria-pressed={mine === "not_going"}
           loading={pending === "not_going"}
-          onClick={() => answer("not_going")}
+          onClick={() => void answer("not_going")}
         >
           Not going
         </Button>

@@ -317,14 +317,16 @@ function CancelEvent({ event: e, onDone }: { event: Occurrence; onDone: (cancell
         <Button
           variant="danger"
           loading={cancel.isPending}
-          onClick={() =>
-            cancel.mutate(e.recurring ? scope : "one", {
-              onSuccess: () => {
-                toast.success("Event cancelled");
-                onDone(true);
-              },
-            })
-          }
+          onClick={async () => {
+            // Awaited rather than given callbacks: the refetched event (now cancelled) unmounts this panel.
+            try {
+              await cancel.mutateAsync(e.recurring ? scope : "one");
+            } catch {
+              return; // shown from the mutation's error
+            }
+            toast.success("Event cancelled");
+            onDone(true);
+          }}
         >
           Cancel event
         </Button>
