@@ -354,8 +354,11 @@ export async function updateEvent(
   const answerId = await ctx.db.transaction(async (tx) => {
     const { o, series } = await lockTarget(tx, viewer, occurrenceId);
     const now = Date.now();
+    // An ended occurrence keeps what it was; from it, only a recurring series' 'all' edit reaches
+    // the occurrences to come.
     const ended = ms(o.ends_at) <= now;
-    if (ended && (sent.length > 0 || recurrence !== undefined)) throw fieldError(M.ended, sent[0] ?? "recurrence");
+    if (ended && (sent.length > 0 || recurrence !== undefined) && !(scope === "all" && series.recurrence))
+      throw fieldError(M.ended, sent[0] ?? "recurrence");
     if (recordingUrl !== undefined)
       await tx
         .update(eventOccurrences)

@@ -449,6 +449,23 @@ describe("editing", () => {
     ]);
   });
 
+  it("'all' from an ended occurrence of a series changes the ones to come, never the ended one", async () => {
+    const e = await create({
+      title: "Daily standup",
+      starts_at_local: utcLocal(-3 * DAY),
+      recurrence: { frequency: "daily", end: "after", count: 6 },
+    });
+    const rows = await occurrencesOf(e.series_id);
+    expect((await patch(rows[0].id, { scope: "one", title: "Nope" })).status).toBe(400);
+    const res = await patch(rows[0].id, { scope: "all", title: "Daily sync" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const after = await occurrencesOf(e.series_id);
+    const now = Date.now();
+    for (const r of after)
+      expect(r.title).toBe(r.starts_at.getTime() + 3_600_000 <= now ? "Daily standup" : "Daily sync");
+    expect(after.filter((r) => r.title === "Daily sync").length).toBeGreaterThanOrEqual(2);
+  });
+
   it("members without manage_events are refused; outsiders get not found", async () => {
     const e = await create();
     for (const who of ["member", "moderator"] as const) {
