@@ -119,6 +119,30 @@ describe("creating events", () => {
     expect(new Set(after.map((r) => r.slot_at.toISOString())).size).toBe(after.length);
   });
 
+  it("keeps a New York weekly event at 10:00 local across the March change, in the month view", async () => {
+    const c = (await http().post("/api/communities", { name: "Zone lab" }, { cookie: users.owner.cookie })).body;
+    await create(
+      {
+        starts_at_local: "2027-03-01T10:00",
+        time_zone: "America/New_York",
+        recurrence: weekly({ end: "after", count: 3 }),
+      },
+      users.owner.cookie,
+      c.id,
+    );
+    const res = await http().get(`/api/communities/${c.id}/events`, {
+      cookie: users.owner.cookie,
+      query: { from: "2027-02-25T00:00:00Z", to: "2027-04-01T00:00:00Z" },
+    });
+    expect(
+      res.body.items.map((i: { starts_at: string; starts_at_local: string }) => [i.starts_at, i.starts_at_local]),
+    ).toEqual([
+      ["2027-03-01T15:00:00.000Z", "2027-03-01T10:00"],
+      ["2027-03-08T15:00:00.000Z", "2027-03-08T10:00"],
+      ["2027-03-15T14:00:00.000Z", "2027-03-15T10:00"],
+    ]);
+  });
+
   it("a series that ends is complete: generated_until is null", async () => {
     const e = await create({ recurrence: weekly({ end: "after", count: 3 }) });
     expect(await occurrencesOf(e.series_id)).toHaveLength(3);
