@@ -262,6 +262,15 @@ describe("who sees events", () => {
     expect(t1).toMatchObject({ meeting_url: null, has_meeting_link: true });
     expect(t1.viewer.may_attend).toBe(false);
     expect((await get(tiers.id, users.admin.cookie)).meeting_url).toBe("https://meet.example.com/room");
+    // A member holding the tier (an open entitlement) may attend and sees the link.
+    await t.database.pool.query(
+      `INSERT INTO entitlements (user_id, provider, kind, community_id, tier_id, status, currency, interval)
+       VALUES ($1, 'simulated', 'community', $2, $3, 'active', 'eur', 'month')`,
+      [users.tiered.id, community.id, tierId],
+    );
+    const held = await get(tiers.id, users.tiered.cookie);
+    expect(held.viewer.may_attend).toBe(true);
+    expect(held.meeting_url).toBe("https://meet.example.com/room");
   });
 
   it("answers members 404 when the calendar is off; owners and admins still see it", async () => {
