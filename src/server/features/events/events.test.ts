@@ -447,6 +447,25 @@ describe("editing", () => {
     expect(series.rows[0].starts_local).toBe(`${thursday}T09:15`);
   });
 
+  it("'following' with a new time moves the later occurrences to it, in the event's zone", async () => {
+    const monday = nextMonday();
+    const e = await create({
+      starts_at_local: `${monday}T10:00`,
+      time_zone: "Europe/London",
+      recurrence: weekly({ end: "after", count: 4 }),
+    });
+    const before = await occurrencesOf(e.series_id);
+    const third = instantToWallClock(before[2].slot_at, "Europe/London").slice(0, 10);
+    const res = await patch(before[2].id, { scope: "following", starts_at_local: `${third}T18:30` });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ id: before[2].id, starts_at_local: `${third}T18:30` });
+    const moved = await occurrencesOf(res.body.series_id);
+    expect(moved.map((r) => r.id)).toEqual([before[2].id, before[3].id]);
+    for (const r of moved) expect(instantToWallClock(r.starts_at, "Europe/London").slice(11)).toBe("18:30");
+    for (const r of await occurrencesOf(e.series_id))
+      expect(instantToWallClock(r.starts_at, "Europe/London").slice(11)).toBe("10:00");
+  });
+
   it("refuses a capacity below the number going, and changes nothing", async () => {
     const e = await create({
       capacity: 10,
