@@ -1,5 +1,6 @@
 import type { Scenario } from "../lib/scenario";
 import { api } from "./api";
+import { calendar } from "./calendar";
 import { communities } from "./communities";
 import { courses } from "./courses";
 import { faults } from "./faults";
@@ -22,4 +23,5 @@ export const SCENARIOS: Scenario[] = [
   courses,
   realtime,
   payments,
+  calendar,
 ];

@@ -21,6 +21,7 @@ import { uploadRoutes } from "./features/uploads/uploads.routes";
 import { courseRoutes } from "./features/courses/courses.routes";
 import { eventJobHandlers, eventRoutes } from "./features/events/index";
 import { calendarFeedRoutes } from "./features/events/calendar-feed.routes";
+import { calendarMonthRoutes } from "./features/events/calendar-month.routes";
 import { rsvpRoutes } from "./features/events/rsvp.routes";
 import { memberRoutes } from "./features/members/members.routes";
 import { postRoutes } from "./features/posts/posts.routes";
@@ -119,6 +120,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   await app.register(courseRoutes, { ctx });
   await app.register(eventRoutes, { ctx });
   await app.register(calendarFeedRoutes, { ctx });
+  await app.register(calendarMonthRoutes, { ctx });
   await app.register(rsvpRoutes, { ctx });
   await app.register(notificationRoutes, { ctx });
   await app.register(billingRoutes, { ctx });

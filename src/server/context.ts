@@ -7,7 +7,7 @@ import { unauthorized } from "./lib/errors";
 import { JobWorker } from "./lib/jobs";
 import { createMailer, type Mailer } from "./lib/mail";
 import { PgListener } from "./lib/pg-listener";
-import { FEED_CHANNEL, PublicCache } from "./lib/public-cache";
+import { CALENDAR_CHANNEL, FEED_CHANNEL, PublicCache } from "./lib/public-cache";
 import { createRateLimiter, type RateLimiter } from "./lib/rate-limit";
 import { RealtimeHub } from "./lib/realtime";
 import { createViewerLookup, type ViewerLookup } from "./lib/session";
@@ -30,6 +30,8 @@ export type AppContext = {
   publicCache: PublicCache;
   /** Feed pages by community, category, cursor and visibility, dropped per community on any post change. */
   feedCache: PublicCache;
+  /** Month views of community calendars, dropped per community by the database (migration 0020). */
+  calendarCache: PublicCache;
   /** The realtime bus: this process's subscribers of realtime_events (lib/realtime.ts). */
   realtime: RealtimeHub;
   /** The signed-in user, or null. */
@@ -71,6 +73,12 @@ export async function createAppContext(opts: {
   });
   const publicCache = new PublicCache(listener);
   const feedCache = new PublicCache(listener, { channel: FEED_CHANNEL, scoped: true, maxEntries: 2_000 });
+  const calendarCache = new PublicCache(listener, {
+    channel: CALENDAR_CHANNEL,
+    scoped: true,
+    ttlMs: 60_000,
+    maxEntries: 500,
+  });
   const realtime = new RealtimeHub(database.pool, listener, log);
   await listener.start();
   return {
@@ -86,6 +94,7 @@ export async function createAppContext(opts: {
     log,
     publicCache,
     feedCache,
+    calendarCache,
     realtime,
     viewer,
     requireViewer: async (request) => {

@@ -228,3 +228,22 @@ export const calendarFeedDto = z.object({
   url: z.string().nullable().describe("The person's private feed URL; null when they have none"),
   created_at: z.string().nullable(),
 });
+
+/** GET /api/communities/:id/calendar: the month grid's range (at most EVENT_LIMITS.rangeMaxDays). */
+export const calendarMonthQuery = z.object({
+  from: z.iso.datetime({ offset: true, error: "Choose the start of the range" }),
+  to: z.iso.datetime({ offset: true, error: "Choose the end of the range" }),
+});
+
+/** One occurrence as the month grid shows it: what a day cell needs; the rest comes with the detail. */
+export const calendarMonthItem = z.object({
+  id: z.string(),
+  series_id: z.string(),
+  title: z.string(),
+  starts_at: z.string().describe("ISO instant"),
+  ends_at: z.string().describe("ISO instant"),
+  status: z.enum(OCCURRENCE_STATUSES),
+});
+export type CalendarMonthItem = z.infer<typeof calendarMonthItem>;
+
+export const calendarMonthDto = z.object({ items: z.array(calendarMonthItem) });

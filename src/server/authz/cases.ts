@@ -552,6 +552,17 @@ export const CASES: Record<string, Case> = {
     allowed: (res, { w, label }) =>
       expect(idsOf(res.json.items)).toEqual(label === "listed" ? [calendarEventId(w)] : []),
   },
+  "GET /api/communities/{communityId}/calendar": {
+    prepare: addCalendarEvent,
+    request: (w) => {
+      // A week around the world's event (tomorrow).
+      const from = new Date(Date.now() - 3 * 86_400_000).toISOString();
+      const to = new Date(Date.now() + 4 * 86_400_000).toISOString();
+      return { method: "GET", url: `/api/communities/${w.communityId}/calendar?from=${from}&to=${to}` };
+    },
+    allowed: (res, { w, label }) =>
+      expect(idsOf(res.json.items)).toEqual(label === "listed" ? [calendarEventId(w)] : []),
+  },
   "POST /api/communities/{communityId}/events": {
     request: (w) => ({
       method: "POST",

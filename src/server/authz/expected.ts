@@ -406,6 +406,11 @@ export const EXPECTED: Record<string, Entry> = {
     public: "200:none 200:none 200:none 200:none 200:none 200:listed 200:listed 200:listed 200:listed 200:listed",
     private: "404      404      404      404      404      200:listed 200:listed 200:listed 200:listed 200:listed",
   },
+  "GET /api/communities/{communityId}/calendar": {
+    rule: "The month grid: as the calendar's list (members see it; others of a public community an empty one, of a private one a missing community)",
+    public: "200:none 200:none 200:none 200:none 200:none 200:listed 200:listed 200:listed 200:listed 200:listed",
+    private: "404      404      404      404      404      200:listed 200:listed 200:listed 200:listed 200:listed",
+  },
   "POST /api/communities/{communityId}/events": {
     rule: "manage_events: owner, admin create events",
     ...managers("201"),

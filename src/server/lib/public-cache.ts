@@ -4,6 +4,8 @@ import type { PgListener } from "./pg-listener";
 export const PUBLIC_CHANNEL = "hearth_public";
 /** Channel on which the database announces changes to a community's posts (migration 0006); payload: the community id. */
 export const FEED_CHANNEL = "hearth_feed";
+/** Channel on which the database announces changes to a community's calendar (migration 0020); payload: the community id. */
+export const CALENDAR_CHANNEL = "hearth_calendar";
 
 type Entry = { value: unknown; expires: number };
 

@@ -2,12 +2,16 @@ import createClient from "openapi-fetch";
 import type { ApiErrorCode } from "#shared/errors";
 import type { paths } from "./api-types";
 
-/** The one error type on the client: the server's `{ error: { code, message } }`, or a network failure. */
+/**
+ * The one error type on the client: the server's `{ error: { code, message, field? } }`, or a network
+ * failure. `field` is the request field a refusal belongs to (e.g. `recurrence.until`), when it names one.
+ */
 export class ApiError extends Error {
   constructor(
     public readonly status: number,
     public readonly code: string,
     message: string,
+    public readonly field?: string,
   ) {
     super(message);
     this.name = "ApiError";
@@ -17,10 +21,10 @@ export class ApiError extends Error {
 export const NETWORK_ERROR_MESSAGE = "Could not reach Hearth. Check your connection and try again.";
 
 function toApiError(status: number, body: unknown): ApiError {
-  const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  const error = (body as { error?: { code?: unknown; message?: unknown; field?: unknown } } | null)?.error;
   const code = typeof error?.code === "string" ? error.code : status >= 500 ? "INTERNAL" : "BAD_REQUEST";
   const message = typeof error?.message === "string" && error.message ? error.message : "Something went wrong";
-  return new ApiError(status, code, message);
+  return new ApiError(status, code, message, typeof error?.field === "string" ? error.field : undefined);
 }
 
 /** Typed client for the API, generated from the server's OpenAPI document. */

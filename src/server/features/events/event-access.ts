@@ -32,7 +32,7 @@ export const occurrenceSeenSql = (): SQL =>
 /** Whether the joined viewer (m) may attend occurrence o (RSVP, see the meeting link). */
 export const mayAttendSql = (userRef: SQL | string): SQL =>
   sql`(${sql.raw(MANAGER)} OR o.audience = 'members'
-       OR (o.audience = 'tiers' AND ${memberTierSql(sql`o.community_id`, userRef)} = ANY(o.tier_ids)))`;
+       OR (o.audience = 'tiers' AND coalesce(${memberTierSql(sql`o.community_id`, userRef)} = ANY(o.tier_ids), false)))`;
 
 /** Whether the joined viewer (m) may create, edit and cancel events (PERMISSIONS.manage_events). */
 export const mayManageSql = (): SQL => sql.raw(MANAGER);

@@ -25,11 +25,14 @@ export const eventPagesQueryOptions = (communityId: string, when: "upcoming" | "
 export const useEventPages = (communityId: string, when: "upcoming" | "past") =>
   useInfiniteQuery(eventPagesQueryOptions(communityId, when));
 
-/** The occurrences between two instants (a month grid). */
+/** The occurrences between two instants, as the month grid shows them (GET …/calendar). */
 export const eventRangeQueryOptions = (communityId: string, from: string, to: string) =>
   queryOptions({
     queryKey: eventQueryKeys.range(communityId, from, to),
-    queryFn: () => fetchEvents(communityId, { from, to, limit: EVENT_LIMITS.maxPage }),
+    queryFn: () =>
+      unwrap(
+        api.GET("/api/communities/{communityId}/calendar", { params: { path: { communityId }, query: { from, to } } }),
+      ),
     retry: notRetried,
     placeholderData: (previous) => previous,
   });

@@ -121,29 +121,30 @@ function fieldOf(path: readonly PropertyKey[]): FieldPath<Values> {
   return (known.includes(first) ? first : "root.server") as FieldPath<Values>;
 }
 
-/** The field a server refusal speaks of, from the shared messages it uses; null for anything else. */
-function fieldOfMessage(message: string): FieldPath<Values> | null {
-  const table: [string, FieldPath<Values>][] = [
-    [M.titleRequired, "title"],
-    [M.startRequired, "date"],
-    [M.startInvalid, "date"],
-    [M.zoneInvalid, "time_zone"],
-    [M.durationInvalid, "duration"],
-    [M.meetingUrlRequired, "meeting_url"],
-    [M.meetingUrlInvalid, "meeting_url"],
-    [M.placeRequired, "place"],
-    [M.tiersRequired, "tier_ids"],
-    [M.capacityInvalid, "capacity"],
-    [M.weekdaysRequired, "weekdays"],
-    [M.untilBeforeStart, "until"],
-    [M.untilRequired, "until"],
-    [M.countInvalid, "count"],
-    [M.tooManyOccurrences, "repeat"],
-    [M.coverInvalid, "cover_url"],
-    [M.recordingUrlInvalid, "recording_url"],
-  ];
-  if (message.startsWith(M.capacityBelowGoing(2).split(" the ")[0])) return "capacity";
-  return table.find(([text]) => text === message)?.[1] ?? null;
+/** The form field each request field is edited in (the server names the request field it refuses). */
+const FORM_FIELD_OF: Record<string, FieldPath<Values>> = {
+  title: "title",
+  description: "description",
+  starts_at_local: "date",
+  time_zone: "time_zone",
+  duration_minutes: "duration",
+  meeting_url: "meeting_url",
+  place: "place",
+  cover_url: "cover_url",
+  tier_ids: "tier_ids",
+  capacity: "capacity",
+  recording_url: "recording_url",
+  scope: "scope",
+  recurrence: "repeat",
+  "recurrence.weekdays": "weekdays",
+  "recurrence.until": "until",
+  "recurrence.count": "count",
+};
+
+/** The form field a server refusal belongs to; null for one that belongs to no field. */
+function fieldOfError(error: unknown): FieldPath<Values> | null {
+  if (!(error instanceof ApiError) || !error.field) return null;
+  return FORM_FIELD_OF[error.field] ?? FORM_FIELD_OF[error.field.split(".")[0]] ?? null;
 }
 
 /** Stands in, while checking, for a meeting link the server keeps but does not show yet. */
@@ -332,12 +333,12 @@ export function EventFormDialog({
       }
       onClose(true);
     } catch (error) {
-      const field = error instanceof ApiError ? fieldOfMessage(error.message) : null;
+      const field = fieldOfError(error);
       if (field && error instanceof ApiError) setError(field, { type: "server", message: error.message });
     }
   });
   const serverError =
-    mutation.error && !(mutation.error instanceof ApiError && fieldOfMessage(mutation.error.message))
+    mutation.error && !fieldOfError(mutation.error)
       ? errorMessage(mutation.error, editing ? "Could not save the event" : "Could not create the event", [
           "VALIDATION",
           "FORBIDDEN",

@@ -1,18 +1,19 @@
 import { ChevronLeft, ChevronRight } from "lucide-react";
+import { WEEKDAY_LABELS, WEEKDAYS } from "#shared/calendar";
 import { useMemo, useState } from "react";
 import { Button } from "#web/components/ui/button";
 import { FormMessage } from "#web/components/ui/form-message";
 import { errorMessage } from "#web/lib/api";
 import { cn } from "#web/lib/cn";
 import { useEventRange } from "../api/list-events";
-import type { Occurrence } from "../api/types";
+import type { CalendarMonthItem } from "#shared/calendar.schemas";
 import { dayKey, gridRange, longDateText, monthGrid, monthTitle, timeText } from "../format";
 import { useNow, useViewerZone } from "./event-bits";
 
 /** The year and month (0-based) of a calendar date. */
 const monthOf = (date: string) => ({ year: Number(date.slice(0, 4)), month: Number(date.slice(5, 7)) - 1 });
 
-const HEADINGS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+const HEADINGS = WEEKDAYS.map((d) => WEEKDAY_LABELS[d]);
 
 /** A month grid in the viewer's zone: each day lists its events' times and titles; a title opens the event. */
 export function MonthView({ communityId, onOpen }: { communityId: string; onOpen: (occurrenceId: string) => void }) {
@@ -23,7 +24,7 @@ export function MonthView({ communityId, onOpen }: { communityId: string; onOpen
   const range = useMemo(() => gridRange(days), [days]);
   const events = useEventRange(communityId, range.from, range.to);
   const byDay = useMemo(() => {
-    const map = new Map<string, Occurrence[]>();
+    const map = new Map<string, CalendarMonthItem[]>();
     for (const e of events.data?.items ?? []) {
       const key = dayKey(e.starts_at, zone);
       map.set(key, [...(map.get(key) ?? []), e]);
