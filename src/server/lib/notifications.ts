@@ -45,7 +45,7 @@ export type NotifyInput = {
   actorId: string | null;
   communityId: string | null;
   type: NotificationType;
-  /** `{actor}` is replaced by the actor's name. */
+  /** The first `{actor}` is replaced by the actor's name (put it before any text quoted from users). */
   title: string;
   /** Defaults to an excerpt of the post, when there is one. */
   body?: string;
@@ -102,7 +102,12 @@ export async function notify(db: Queryable, input: NotifyInput): Promise<number>
     ), ins AS (
       INSERT INTO notifications (user_id, community_id, actor_id, type, title, body, data, in_app)
       SELECT ok.user_id, ${communityId}::uuid, ${input.actorId}::text, ${input.type}::text,
-             replace(${input.title}::text, '{actor}', (SELECT name FROM actor)), ${body}, ${JSON.stringify(data)}::jsonb,
+             -- The first {actor} only: the template's; one inside a name or title it quotes stays as typed.
+             CASE WHEN strpos(${input.title}::text, '{actor}') > 0
+                  THEN overlay(${input.title}::text PLACING (SELECT name FROM actor)
+                               FROM strpos(${input.title}::text, '{actor}') FOR 7)
+                  ELSE ${input.title}::text END,
+             ${body}, ${JSON.stringify(data)}::jsonb,
              ok.in_app
         FROM ok
       ON CONFLICT DO NOTHING

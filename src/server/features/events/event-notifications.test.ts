@@ -134,6 +134,15 @@ describe("a new event", () => {
     expect(await rows(owner, "event_new")).toHaveLength(0);
   });
 
+  it("a title that spells {actor} is shown as typed: only the template's {actor} names the creator", async () => {
+    const owner = await user("Olive Owner");
+    const member = await user();
+    const c = await privateCommunity(owner, [member]);
+    const e = await makeEvent(c.id, owner.id, { title: "Ask {actor} anything" });
+    await inTx((tx) => notifyEventCreated(tx, e.seriesId));
+    expect((await items(member, "event_new"))[0].title).toBe("Olive Owner scheduled Ask {actor} anything");
+  });
+
   it("for admins only: reaches only the owner and admins, and leaves a member's bell once they lose access", async () => {
     const owner = await user();
     const [admin, member] = [await user(), await user()];
