@@ -87,7 +87,7 @@ export const calendarFeedRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = as
       const token = file.slice(0, -".ics".length);
       // Per token, not per address: calendar services fetch many people's feeds from few addresses.
       await ctx.rateLimiter.hit(`calendar-feed:${token.slice(0, 64)}`, RATE_RULES.calendarFeedPerToken);
-      const { body, etag } = await feedIcs(ctx.db, token, origin);
+      const { body, etag } = await feedIcs(ctx, token, origin);
       reply
         .header("cache-control", "private, max-age=300")
         .header("etag", etag)

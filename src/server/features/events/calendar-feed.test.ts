@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import ICAL from "ical.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CALENDAR_MESSAGES, calendarFeedPath } from "#shared/calendar";
 import { eventOccurrences, eventSeries } from "#server/db/schema/index";
 import { RATE_RULES } from "#server/lib/rate-limit";
@@ -164,9 +164,15 @@ describe("the feed", () => {
       `UPDATE event_occurrences SET title = 'Weekly call (moved)', updated_at = now() + interval '1 second' WHERE id = $1`,
       [events.members],
     );
-    const changed = await fetchFeed(url, { "if-none-match": etag });
-    expect(changed.statusCode).toBe(200);
-    expect(changed.body).toContain("Weekly call (moved)");
+    // Built feeds are kept until the database announces the change (to every process, a moment later).
+    await vi.waitFor(
+      async () => {
+        const changed = await fetchFeed(url, { "if-none-match": etag });
+        expect(changed.statusCode).toBe(200);
+        expect(changed.body).toContain("Weekly call (moved)");
+      },
+      { timeout: 10_000, interval: 50 },
+    );
   });
 
   it("another person cannot see or turn off someone's feed", async () => {
@@ -195,12 +201,16 @@ describe("the feed", () => {
       community.secret,
       users.member.id,
     ]);
-    const uids = await feedUids(url);
-    expect(uids.has(events.secret)).toBe(false);
-    expect(uids.has(events.members)).toBe(true);
+    // The database announces it; each process drops the feeds it kept (a moment later).
+    const soon = (check: () => Promise<void>) => vi.waitFor(check, { timeout: 10_000, interval: 50 });
+    await soon(async () => {
+      const uids = await feedUids(url);
+      expect(uids.has(events.secret)).toBe(false);
+      expect(uids.has(events.members)).toBe(true);
+    });
     // The community turning its calendar off hides its events from members too.
     await t.database.pool.query(`UPDATE communities SET show_calendar = false WHERE id = $1`, [community.open]);
-    expect((await feedUids(url)).size).toBe(0);
+    await soon(async () => expect((await feedUids(url)).size).toBe(0));
     await t.database.pool.query(`UPDATE communities SET show_calendar = true WHERE id = $1`, [community.open]);
   });
 

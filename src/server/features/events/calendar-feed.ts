@@ -1,11 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { CALENDAR_MESSAGES, EVENT_LIMITS, calendarFeedPath } from "#shared/calendar";
+import type { AppContext } from "#server/context";
 import type { Db } from "#server/db/client";
 import { calendarFeeds } from "#server/db/schema/index";
 import { notFound } from "#server/lib/errors";
-import { userMayAttendSql, userSeesSql } from "./event-access";
-import { buildCalendar, icsFileName, type IcsOccurrence } from "./ics";
+import type { PgListener } from "#server/lib/pg-listener";
+import { CALENDAR_CHANNEL } from "#server/lib/public-cache";
+import { mayAttendSql, occurrenceSeenSql, userSeesSql } from "./event-access";
+import { buildCalendar, buildFeedCalendar, icsFileName, type IcsOccurrence } from "./ics";
 
 /*
  * Calendar files and private feeds (issue 19). Which occurrences a file or a feed holds is decided
@@ -60,31 +63,107 @@ export async function occurrenceIcs(
   };
 }
 
-/** The occurrences of a person's feed: every one they may attend, from 60 days back to the horizon. */
+/**
+ * The occurrences of a person's feed: every one they may attend (event-access.ts), from 60 days back
+ * to the horizon, the soonest 2,000. Each community's are read in order from its (community_id,
+ * starts_at) index, at most 2,000 each, so a busy community costs a bounded index range, not a sort.
+ */
 export async function feedOccurrences(db: Db, userId: string): Promise<IcsOccurrence[]> {
   const res = await db.execute<Row>(sql`
-    SELECT ${COLUMNS}
-      FROM event_occurrences o JOIN communities cm ON cm.id = o.community_id
-     WHERE o.community_id IN (SELECT community_id FROM community_members WHERE user_id = ${userId})
-       AND o.ends_at >= now() - make_interval(days => ${FEED_PAST_DAYS})
-       AND o.starts_at < now() + make_interval(days => ${EVENT_LIMITS.horizonDays})
-       AND ${userMayAttendSql(userId)}
-     ORDER BY o.starts_at, o.id
+    SELECT x.* FROM community_members m JOIN communities c ON c.id = m.community_id
+    CROSS JOIN LATERAL (
+      SELECT o.id, o.community_id, c.name AS community_name, o.title, o.description, o.starts_at, o.ends_at,
+             o.location_kind, o.place, o.status, o.updated_at
+        FROM event_occurrences o
+       WHERE o.community_id = m.community_id
+         AND o.starts_at > now() - make_interval(days => ${FEED_PAST_DAYS}, mins => ${EVENT_LIMITS.durationMaxMinutes})
+         AND o.ends_at >= now() - make_interval(days => ${FEED_PAST_DAYS})
+         AND o.starts_at < now() + make_interval(days => ${EVENT_LIMITS.horizonDays})
+         AND ${occurrenceSeenSql()} AND ${mayAttendSql(userId)}
+       ORDER BY o.starts_at, o.id
+       LIMIT ${FEED_MAX_EVENTS}) x
+     WHERE m.user_id = ${userId}
+     ORDER BY x.starts_at, x.id
      LIMIT ${FEED_MAX_EVENTS}`);
   return res.rows.map(toOccurrence);
 }
 
+type Feed = { body: string; etag: string };
+type Kept = Feed & { communities: Set<string>; expires: number };
+
+/**
+ * Built feeds, per person, for a minute at most; dropped as soon as the database announces a change
+ * to the events, the members or the calendar switch of one of their communities (migrations 0020 and
+ * 0021). Only while the LISTEN connection is up, as the other caches.
+ */
+class FeedCache {
+  private readonly kept = new Map<string, Kept>();
+  private readonly pending = new Map<string, Promise<Feed>>();
+  constructor(private readonly listener: PgListener) {
+    listener.on(CALENDAR_CHANNEL, (communityId) => {
+      for (const [userId, entry] of this.kept) if (entry.communities.has(communityId)) this.drop(userId);
+    });
+    listener.onReset(() => {
+      for (const userId of [...this.kept.keys()]) this.drop(userId);
+    });
+  }
+
+  private drop(userId: string) {
+    this.kept.delete(userId);
+    this.pending.delete(userId);
+  }
+
+  get(userId: string, build: () => Promise<{ feed: Feed; communities: string[] }>): Promise<Feed> {
+    const hit = this.kept.get(userId);
+    if (hit && hit.expires > Date.now() && this.listener.isConnected) return Promise.resolve(hit);
+    const running = this.pending.get(userId);
+    if (running) return running;
+    const started = build().then(({ feed, communities }) => {
+      if (this.pending.get(userId) === started && this.listener.isConnected) {
+        if (this.kept.size >= FEEDS_KEPT) this.kept.delete(this.kept.keys().next().value!);
+        this.kept.set(userId, { ...feed, communities: new Set(communities), expires: Date.now() + 60_000 });
+      }
+      if (this.pending.get(userId) === started) this.pending.delete(userId);
+      return feed;
+    });
+    started.catch(() => this.pending.get(userId) === started && this.pending.delete(userId));
+    this.pending.set(userId, started);
+    return started;
+  }
+}
+
+/** Feeds kept per process (about 1 MB each at the 2,000-event cap, most far smaller). */
+const FEEDS_KEPT = 200;
+const feedCaches = new WeakMap<PgListener, FeedCache>();
+const feedCacheOf = (listener: PgListener) => {
+  let cache = feedCaches.get(listener);
+  if (!cache) feedCaches.set(listener, (cache = new FeedCache(listener)));
+  return cache;
+};
+
 /** A feed's file and its entity tag (a hash of the bytes: an unchanged feed answers 304). */
-export async function feedIcs(db: Db, token: string, origin: string): Promise<{ body: string; etag: string }> {
+export async function feedIcs(ctx: AppContext, token: string, origin: string): Promise<Feed> {
   if (!TOKEN.test(token)) throw notFound(CALENDAR_MESSAGES.feedNotFound);
-  const [feed] = await db
+  // The token is looked up on every fetch: a reset or turned-off feed stops at once.
+  const [feed] = await ctx.db
     .select({ userId: calendarFeeds.userId })
     .from(calendarFeeds)
     .where(eq(calendarFeeds.token, token))
     .limit(1);
   if (!feed) throw notFound(CALENDAR_MESSAGES.feedNotFound);
-  const body = buildCalendar(await feedOccurrences(db, feed.userId), { origin, name: "Hearth", feed: true });
-  return { body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` };
+  return feedCacheOf(ctx.listener).get(feed.userId, async () => {
+    const [occurrences, memberships] = await Promise.all([
+      feedOccurrences(ctx.db, feed.userId),
+      ctx.db.execute<{ community_id: string }>(
+        sql`SELECT community_id FROM community_members WHERE user_id = ${feed.userId}`,
+      ),
+    ]);
+    const body = buildFeedCalendar(occurrences, { origin, name: "Hearth" });
+    return {
+      feed: { body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` },
+      communities: memberships.rows.map((r) => r.community_id),
+    };
+  });
 }
 
 export type FeedInfo = { url: string | null; created_at: string | null };
