@@ -79,8 +79,8 @@ export const calendar: Scenario = {
     });
     const db = new pg.Client({ connectionString: await databaseUrl(hearth) });
     await db.connect();
-    let buildSeconds = 0;
-    let occurrences = 0;
+    let buildSeconds: number;
+    let occurrences: number;
     try {
       const url = hearth.url;
       const id = async (email: string) =>

@@ -1,50 +1,8 @@
-import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
-import { SMTPServer } from "smtp-server";
+import { startSmtpSink } from "#server/test/smtp-sink";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "#server/app";
 import { api, createTestApp, type TestApp } from "#server/test/harness";
-
-type Received = { from: string; to: string[]; data: string };
-
-/** A real SMTP server on loopback that records what it receives; can be told to refuse for a while. */
-async function startSmtpSink() {
-  const received: Received[] = [];
-  let refuse = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        if (refuse > 0) {
-          refuse--;
-          const err = new Error("Try again later") as Error & { responseCode: number };
-          err.responseCode = 451;
-          return callback(err);
-        }
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-          to: session.envelope.rcptTo.map((r) => r.address),
-          data: Buffer.concat(chunks).toString("utf8"),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return {
-    url: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
-    received,
-    refuseNext: (n: number) => {
-      refuse = n;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 let t: TestApp;

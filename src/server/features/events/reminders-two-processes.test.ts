@@ -1,13 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type pg from "pg";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enqueueJob } from "#server/lib/jobs";
 import { api, createTestApp, signedInUser, type TestApp } from "#server/test/harness";
 import { startServerOnTestDatabase, type ServerProcess } from "#server/test/server-process";
+import { startSmtpSink } from "#server/test/smtp-sink";
 import { REMINDER_BATCH, REMINDER_SWEEP_QUEUE } from "./reminders";
 
 /*
@@ -20,35 +19,6 @@ import { REMINDER_BATCH, REMINDER_SWEEP_QUEUE } from "./reminders";
  * batch's transaction. Process 2's sweep reaches the same rows and waits too. Then process 1 is
  * killed, and the test lets go of the row. Nothing is waited for by time: only for conditions.
  */
-
-type Received = { to: string[]; data: string };
-
-async function startSmtpSink() {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        received.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          data: Buffer.concat(chunks).toString("utf8"),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return {
-    url: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 let t: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpSink>>;

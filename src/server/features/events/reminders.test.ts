@@ -1,5 +1,4 @@
-import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
+import { startSmtpSink, type ReceivedMail } from "#server/test/smtp-sink";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enqueueJob } from "#server/lib/jobs";
 import { api, createTestApp, signedInUser, type TestApp } from "#server/test/harness";
@@ -9,36 +8,6 @@ import { REMINDER_SWEEP_QUEUE, reminderTitle } from "./reminders";
  * Reminders (issue 19): one sweep sends each due reminder in the app and by email, a second sends
  * nothing. Mail goes through a real SMTP server on loopback. Events and RSVPs are inserted directly.
  */
-
-type Received = { to: string[]; data: string };
-
-/** A real SMTP server on loopback that records what it receives. */
-async function startSmtpSink() {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        received.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          data: Buffer.concat(chunks).toString("utf8"),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return {
-    url: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 let t: TestApp;
@@ -121,7 +90,7 @@ const reminders = async (occurrenceId: string) =>
   ).rows as { user_id: string; title: string; in_app: boolean; emailed_at: Date | null }[];
 const mailsTo = (u: User) => smtp.received.filter((m) => m.to.includes(u.email));
 /** A received message with its quoted-printable soft breaks and escapes undone (ASCII is enough here). */
-const plain = (m: Received) =>
+const plain = (m: ReceivedMail) =>
   m.data.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 
 describe("reminders", () => {
