@@ -1,3 +1,4 @@
+import { Negotiator } from "@fastify/accept-negotiator";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { CALENDAR_MESSAGES } from "#shared/calendar";
@@ -10,6 +11,11 @@ import { feedIcs, getFeed, occurrenceIcs, revokeFeed, rotateFeed } from "./calen
 
 const tags = ["events"];
 const ICS_TYPE = "text/calendar; charset=utf-8";
+
+/** "gzip" (or "*", or "x-gzip") with a quality above 0 in an Accept-Encoding header. */
+const gzipOnly = new Negotiator({ supportedValues: ["gzip"] });
+const acceptsGzip = (header: string | undefined) =>
+  gzipOnly.negotiate((header ?? "").toLowerCase().replace(/x-gzip/g, "gzip")) === "gzip";
 
 /** Issue 19: 'Add to calendar' files, and each person's private calendar feed (made and revoked in Edit Profile). */
 export const calendarFeedRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -87,14 +93,19 @@ export const calendarFeedRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = as
       const token = file.slice(0, -".ics".length);
       // Per token, not per address: calendar services fetch many people's feeds from few addresses.
       await ctx.rateLimiter.hit(`calendar-feed:${token.slice(0, 64)}`, RATE_RULES.calendarFeedPerToken);
-      const { body, etag } = await feedIcs(ctx, token, origin);
+      const { body, gzip, etag } = await feedIcs(ctx, token, origin);
       reply
         .header("cache-control", "private, max-age=300")
         .header("etag", etag)
+        .header("vary", "accept-encoding")
         .header("x-robots-tag", "noindex")
         .header("referrer-policy", "no-referrer");
       if (request.headers["if-none-match"] === etag) return reply.status(304).send();
-      return reply.type(ICS_TYPE).send(body);
+      reply.type(ICS_TYPE);
+      // The gzip made when the feed was built. A reply that already has a content-encoding is passed
+      // through by the compression plugin untouched, so it is neither compressed again nor per fetch.
+      if (acceptsGzip(request.headers["accept-encoding"])) return reply.header("content-encoding", "gzip").send(gzip);
+      return reply.send(body);
     },
   );
 };

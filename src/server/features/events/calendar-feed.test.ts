@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import type * as ZlibModule from "node:zlib";
+import { gunzipSync } from "node:zlib";
 import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CALENDAR_MESSAGES, calendarFeedPath } from "#shared/calendar";
@@ -6,6 +8,17 @@ import { eventOccurrences, eventSeries } from "#server/db/schema/index";
 import { RATE_RULES } from "#server/lib/rate-limit";
 import { api, createTestApp, ORIGIN, signedInUser, type TestApp } from "#server/test/harness";
 import { FEED_PAST_DAYS } from "./calendar-feed";
+
+/** How many times a calendar file was gzipped (the feed's gzip is made when it is built, not per fetch). */
+const gzipped = vi.hoisted(() => ({ calendars: 0 }));
+vi.mock("node:zlib", async (importOriginal) => {
+  const actual = await importOriginal<typeof ZlibModule>();
+  const gzipSync = ((data: ZlibModule.InputType, opts?: ZlibModule.ZlibOptions) => {
+    if (typeof data === "string" && data.startsWith("BEGIN:VCALENDAR")) gzipped.calendars++;
+    return actual.gzipSync(data, opts);
+  }) as typeof actual.gzipSync;
+  return { ...actual, default: { ...actual, gzipSync }, gzipSync };
+});
 
 let t: TestApp;
 type User = Awaited<ReturnType<typeof signedInUser>>;
@@ -170,6 +183,78 @@ describe("the feed", () => {
         const changed = await fetchFeed(url, { "if-none-match": etag });
         expect(changed.statusCode).toBe(200);
         expect(changed.body).toContain("Weekly call (moved)");
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+  });
+
+  it("goes gzipped, made once per build, to an app that accepts gzip; the same text and ETag as the plain feed", async () => {
+    const { url } = (await http().get("/api/me/calendar-feed", { cookie: users.member.cookie })).body;
+    const plain = await fetchFeed(url);
+    expect(plain.statusCode).toBe(200);
+    const builds = gzipped.calendars;
+    expect(builds).toBeGreaterThan(0);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(String(plain.headers.vary)).toMatch(/accept-encoding/i);
+    const zipped = await fetchFeed(url, { "accept-encoding": "gzip" });
+    expect(zipped.statusCode).toBe(200);
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(String(zipped.headers.vary)).toMatch(/accept-encoding/i);
+    expect(zipped.headers["content-type"]).toBe("text/calendar; charset=utf-8");
+    expect(zipped.headers.etag).toBe(plain.headers.etag);
+    // Compressed once only: it unzips to exactly the plain feed (gzipped twice, it would unzip to gzip).
+    expect(gunzipSync(zipped.rawPayload).toString("utf8")).toBe(plain.body);
+    expect(Number(zipped.headers["content-length"])).toBe(zipped.rawPayload.length);
+    // The gzip kept with the built feed: the next fetch gets the very same bytes.
+    const again = await fetchFeed(url, { "accept-encoding": "gzip" });
+    expect(again.rawPayload.equals(zipped.rawPayload)).toBe(true);
+    expect(gzipped.calendars).toBe(builds);
+    // Gzip among others, or the wildcard, is gzip; refused (q=0) or not offered, the plain text.
+    const offered = await fetchFeed(url, { "accept-encoding": "br;q=1.0, gzip;q=0.8, *;q=0.1" });
+    expect(offered.headers["content-encoding"]).toBe("gzip");
+    expect(offered.rawPayload.equals(zipped.rawPayload)).toBe(true);
+    expect((await fetchFeed(url, { "accept-encoding": "*" })).headers["content-encoding"]).toBe("gzip");
+    for (const refused of ["gzip;q=0", "identity", "deflate"]) {
+      const res = await fetchFeed(url, { "accept-encoding": refused });
+      expect(res.headers["content-encoding"], refused).toBeUndefined();
+      expect(res.body, refused).toBe(plain.body);
+    }
+    // An unchanged feed still answers 304, gzip accepted or not.
+    const etag = String(plain.headers.etag);
+    const notModified = await fetchFeed(url, { "accept-encoding": "gzip", "if-none-match": etag });
+    expect(notModified.statusCode).toBe(304);
+    expect(notModified.rawPayload.length).toBe(0);
+    // A HEAD has the headers of the gzipped GET and no body.
+    const head = await t.app.inject({ method: "HEAD", url: pathOf(url), headers: { "accept-encoding": "gzip" } });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers["content-encoding"]).toBe("gzip");
+    expect(head.headers.etag).toBe(etag);
+    expect(head.rawPayload.length).toBe(0);
+  });
+
+  it("gzips the changed feed once an event changes", async () => {
+    const { url } = (await http().get("/api/me/calendar-feed", { cookie: users.member.cookie })).body;
+    const before = await fetchFeed(url, { "accept-encoding": "gzip" });
+    expect(before.headers["content-encoding"]).toBe("gzip");
+    const builds = gzipped.calendars;
+    // A new description for last month's call (other tests read the titles).
+    const about = `Notes ${randomBytes(4).toString("hex")}`;
+    expect(gunzipSync(before.rawPayload).toString("utf8")).not.toContain(about);
+    await t.database.pool.query(
+      `UPDATE event_occurrences SET description = $2, updated_at = now() + interval '2 seconds' WHERE id = $1`,
+      [events.recent, about],
+    );
+    await vi.waitFor(
+      async () => {
+        const after = await fetchFeed(url, { "accept-encoding": "gzip" });
+        expect(after.statusCode).toBe(200);
+        expect(after.headers["content-encoding"]).toBe("gzip");
+        expect(after.headers.etag).not.toBe(before.headers.etag);
+        expect(after.rawPayload.equals(before.rawPayload)).toBe(false);
+        const text = gunzipSync(after.rawPayload).toString("utf8");
+        expect(text).toContain(about);
+        expect(text).toBe((await fetchFeed(url)).body);
+        expect(gzipped.calendars).toBeGreaterThan(builds);
       },
       { timeout: 10_000, interval: 50 },
     );
