@@ -233,6 +233,10 @@ export const calendarFeedDto = z.object({
 export const calendarMonthQuery = z.object({
   from: z.iso.datetime({ offset: true, error: "Choose the start of the range" }),
   to: z.iso.datetime({ offset: true, error: "Choose the end of the range" }),
+  /** The zone whose days the range is cut into (the viewer's); UTC by default. */
+  tz: z.string().max(64).refine(isTimeZone, M.zoneInvalid).default("UTC"),
+  /** At most this many occurrences a day, the soonest; the rest are counted in `more`. */
+  per_day: z.coerce.number().int().min(1).max(L.perDayMax).default(L.perDayMax),
 });
 
 /** One occurrence as the month grid shows it: what a day cell needs; the rest comes with the detail. */
@@ -246,4 +250,9 @@ export const calendarMonthItem = z.object({
 });
 export type CalendarMonthItem = z.infer<typeof calendarMonthItem>;
 
-export const calendarMonthDto = z.object({ items: z.array(calendarMonthItem) });
+export const calendarMonthDto = z.object({
+  items: z.array(calendarMonthItem),
+  more: z
+    .array(z.object({ day: z.string().describe("YYYY-MM-DD in tz"), count: z.number() }))
+    .describe("Days with more occurrences than per_day, and how many were left out"),
+});

@@ -100,6 +100,10 @@ export const EVENT_LIMITS = {
   reminderMinutes: [24 * 60, 60] as const,
   /** A month view asks for at most this many days at once (six weeks and a little). */
   rangeMaxDays: 45,
+  /** A day of the month grid shows this many occurrences, then '+N more'… */
+  gridPerDay: 3,
+  /** …and a day asked for alone at most this many. */
+  perDayMax: 200,
   /** A page of the upcoming or past list, and of the attendee list. */
   page: 20,
   maxPage: 100,

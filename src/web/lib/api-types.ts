@@ -13886,6 +13886,8 @@ export interface paths {
                 query: {
                     from: string;
                     to: string;
+                    tz?: string;
+                    per_day?: number;
                 };
                 header?: never;
                 path: {
@@ -13912,6 +13914,12 @@ export interface paths {
                                 ends_at: string;
                                 /** @enum {string} */
                                 status: "scheduled" | "cancelled";
+                            }[];
+                            /** @description Days with more occurrences than per_day, and how many were left out */
+                            more: {
+                                /** @description YYYY-MM-DD in tz */
+                                day: string;
+                                count: number;
                             }[];
                         };
                     };

@@ -43,12 +43,12 @@ const RANGE = (() => {
   const to = new Date(Date.now() + 30 * DAY).toISOString();
   return `from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
 })();
-const month = async (who: User | null, query = RANGE) =>
-  http().get(`/api/communities/${community.id}/calendar?${query}`, who ? { cookie: who.cookie } : {});
+const month = async (who: User | null, query = RANGE, where = community.id) =>
+  http().get(`/api/communities/${where}/calendar?${query}`, who ? { cookie: who.cookie } : {});
 
-async function create(over: Record<string, unknown>) {
+async function create(over: Record<string, unknown>, where = community.id) {
   const res = await http().post(
-    `/api/communities/${community.id}/events`,
+    `/api/communities/${where}/events`,
     {
       title: "Weekly call",
       starts_at_local: instantToWallClock(Date.now() + 2 * DAY, "UTC"),
@@ -82,8 +82,8 @@ describe("the month grid", () => {
     const managed = (await month(owner)).body.items as { id: string }[];
     expect(managed.map((i) => i.id)).toContain(staff.id);
     expect(managed).toHaveLength(seen.length + 1);
-    expect((await month(outsider)).body).toEqual({ items: [] });
-    expect((await month(null)).body).toEqual({ items: [] });
+    expect((await month(outsider)).body).toEqual({ items: [], more: [] });
+    expect((await month(null)).body).toEqual({ items: [], more: [] });
   });
 
   it("shows a change made after it was built (any process: the database announces it)", async () => {
@@ -115,6 +115,41 @@ describe("the month grid", () => {
       },
       { timeout: 10_000, interval: 50 },
     );
+  });
+
+  it("lists the soonest few of a busy day and counts the rest, by the day in the viewer's zone", async () => {
+    // Five events on one day: 22:00, 22:30 … 00:00 UTC. In Tokyo (UTC+9) they all fall on the next day.
+    const day = new Date(Date.now() + 10 * DAY);
+    const at = (minutes: number) =>
+      instantToWallClock(
+        Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), 22, 0) + minutes * 60_000,
+        "UTC",
+      );
+    const busy = (await http().post("/api/communities", { name: "Busy lab" }, { cookie: owner.cookie })).body
+      .id as string;
+    const made = [];
+    for (const minutes of [0, 30, 60, 90, 120])
+      made.push(await create({ title: `Busy ${minutes}`, starts_at_local: at(minutes) }, busy));
+    const from = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate()) - DAY).toISOString();
+    const to = new Date(Date.parse(from) + 4 * DAY).toISOString();
+    const ask = async (tz: string, perDay: number) =>
+      (await month(owner, `from=${from}&to=${to}&tz=${encodeURIComponent(tz)}&per_day=${perDay}`, busy)).body as {
+        items: { title: string }[];
+        more: { day: string; count: number }[];
+      };
+    const utcDay = at(0).slice(0, 10);
+    const nextDay = at(120).slice(0, 10);
+    const utc = await ask("UTC", 2);
+    // In UTC, 22:00–23:30 are one day (4 events: 2 listed, 2 more) and 00:00 the next.
+    expect(utc.items.map((i) => i.title)).toEqual(["Busy 0", "Busy 30", "Busy 120"]);
+    expect(utc.more).toEqual([{ day: utcDay, count: 2 }]);
+    const tokyo = await ask("Asia/Tokyo", 2);
+    expect(tokyo.items.map((i) => i.title)).toEqual(["Busy 0", "Busy 30"]);
+    expect(tokyo.more).toEqual([{ day: nextDay, count: 3 }]);
+    expect((await ask("UTC", 200)).items).toHaveLength(made.length);
+    const bad = await month(owner, `from=${from}&to=${to}&tz=Mars%2FOlympus`, busy);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toBe("Choose a valid time zone");
   });
 
   it("refuses a range longer than 45 days or backwards, next to its end", async () => {

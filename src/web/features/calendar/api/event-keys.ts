@@ -9,8 +9,8 @@ export const eventQueryKeys = {
   /** Prefix of every list of a community's events (upcoming, past, months, up next). */
   lists: (communityId: string) => communityQueryKeys.part(communityId, "events"),
   page: (communityId: string, when: "upcoming" | "past") => communityQueryKeys.part(communityId, "events", when),
-  range: (communityId: string, from: string, to: string) =>
-    communityQueryKeys.part(communityId, "events", "range", from, to),
+  range: (communityId: string, from: string, to: string, zone: string, perDay: number) =>
+    communityQueryKeys.part(communityId, "events", "range", from, to, zone, perDay),
   upNext: (communityId: string) => communityQueryKeys.part(communityId, "events", "next"),
   /** The community's tiers (who may attend). */
   tiers: (communityId: string) => communityQueryKeys.part(communityId, "tiers"),

@@ -25,20 +25,31 @@ export const eventPagesQueryOptions = (communityId: string, when: "upcoming" | "
 export const useEventPages = (communityId: string, when: "upcoming" | "past") =>
   useInfiniteQuery(eventPagesQueryOptions(communityId, when));
 
-/** The occurrences between two instants, as the month grid shows them (GET …/calendar). */
-export const eventRangeQueryOptions = (communityId: string, from: string, to: string) =>
+/**
+ * The occurrences between two instants, as the month grid shows them (GET …/calendar): cut into days
+ * of `zone`, at most `perDay` a day with the rest counted.
+ */
+export const eventRangeQueryOptions = (
+  communityId: string,
+  from: string,
+  to: string,
+  zone: string,
+  perDay: number = EVENT_LIMITS.gridPerDay,
+) =>
   queryOptions({
-    queryKey: eventQueryKeys.range(communityId, from, to),
+    queryKey: eventQueryKeys.range(communityId, from, to, zone, perDay),
     queryFn: () =>
       unwrap(
-        api.GET("/api/communities/{communityId}/calendar", { params: { path: { communityId }, query: { from, to } } }),
+        api.GET("/api/communities/{communityId}/calendar", {
+          params: { path: { communityId }, query: { from, to, tz: zone, per_day: perDay } },
+        }),
       ),
     retry: notRetried,
     placeholderData: (previous) => previous,
   });
 
-export const useEventRange = (communityId: string, from: string, to: string) =>
-  useQuery(eventRangeQueryOptions(communityId, from, to));
+export const useEventRange = (communityId: string, from: string, to: string, zone: string, perDay?: number) =>
+  useQuery(eventRangeQueryOptions(communityId, from, to, zone, perDay));
 
 /** The next occurrence (the sidebar's 'Up next'); refreshed now and then so it moves on by itself. */
 export const upNextQueryOptions = (communityId: string) =>

@@ -1,7 +1,8 @@
 import { ChevronLeft, ChevronRight } from "lucide-react";
-import { WEEKDAY_LABELS, WEEKDAYS } from "#shared/calendar";
+import { EVENT_LIMITS, WEEKDAY_LABELS, WEEKDAYS } from "#shared/calendar";
 import { useMemo, useState } from "react";
 import { Button } from "#web/components/ui/button";
+import { Dialog, DialogContent } from "#web/components/ui/dialog";
 import { FormMessage } from "#web/components/ui/form-message";
 import { errorMessage } from "#web/lib/api";
 import { cn } from "#web/lib/cn";
@@ -22,7 +23,9 @@ export function MonthView({ communityId, onOpen }: { communityId: string; onOpen
   const [shown, setShown] = useState(() => monthOf(today));
   const days = useMemo(() => monthGrid(shown.year, shown.month), [shown]);
   const range = useMemo(() => gridRange(days), [days]);
-  const events = useEventRange(communityId, range.from, range.to);
+  const events = useEventRange(communityId, range.from, range.to, zone);
+  const more = useMemo(() => new Map((events.data?.more ?? []).map((m) => [m.day, m.count])), [events.data]);
+  const [openDay, setOpenDay] = useState<string | null>(null);
   const byDay = useMemo(() => {
     const map = new Map<string, CalendarMonthItem[]>();
     for (const e of events.data?.items ?? []) {
@@ -110,10 +113,84 @@ export function MonthView({ communityId, onOpen }: { communityId: string; onOpen
                   </li>
                 ))}
               </ul>
+              {more.get(d.key) ? (
+                <button
+                  type="button"
+                  onClick={() => setOpenDay(d.key)}
+                  className="mt-0.5 block w-full cursor-pointer rounded px-1 py-0.5 text-left text-xs font-semibold text-brand-800 hover:bg-brand-100 focus-visible:outline-2 focus-visible:outline-brand-700"
+                >
+                  +{more.get(d.key)} more
+                  <span className="sr-only"> on {longDateText(`${d.key}T12:00:00Z`, "UTC")}</span>
+                </button>
+              ) : null}
             </li>
           );
         })}
       </ol>
+      {openDay && (
+        <DayList
+          communityId={communityId}
+          day={openDay}
+          zone={zone}
+          onClose={() => setOpenDay(null)}
+          onOpen={(id) => {
+            setOpenDay(null);
+            onOpen(id);
+          }}
+        />
+      )}
     </section>
+  );
+}
+
+/** Every event of one busy day (the '+N more' of its cell), soonest first. */
+function DayList(props: {
+  communityId: string;
+  day: string;
+  zone: string;
+  onClose: () => void;
+  onOpen: (occurrenceId: string) => void;
+}) {
+  const { communityId, day, zone } = props;
+  // The day in any zone lies within a day either side of the same date in UTC.
+  const start = new Date(`${day}T00:00:00Z`).getTime();
+  const from = new Date(start - 86_400_000).toISOString();
+  const to = new Date(start + 2 * 86_400_000).toISOString();
+  const events = useEventRange(communityId, from, to, zone, EVENT_LIMITS.perDayMax);
+  const list = (events.data?.items ?? []).filter((e) => dayKey(e.starts_at, zone) === day);
+  const title = longDateText(`${day}T12:00:00Z`, "UTC");
+  return (
+    <Dialog open onOpenChange={(open) => !open && props.onClose()}>
+      <DialogContent title={title} size="md">
+        <div className="px-6 pt-4 pb-6 sm:px-8">
+          {events.isError && (
+            <FormMessage tone="error">
+              {errorMessage(events.error, "Failed to load events.", ["FORBIDDEN", "NOT_FOUND", "VALIDATION"])}
+            </FormMessage>
+          )}
+          {events.isPending ? (
+            <p className="text-sm text-stone-600">Loading events…</p>
+          ) : (
+            <ul className="divide-y divide-stone-100" aria-label={`Events on ${title}`}>
+              {list.map((e) => (
+                <li key={e.id}>
+                  <button
+                    type="button"
+                    onClick={() => props.onOpen(e.id)}
+                    className={cn(
+                      "flex w-full cursor-pointer gap-3 rounded px-2 py-2 text-left text-sm hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-700",
+                      e.status === "cancelled" && "text-stone-500 line-through",
+                    )}
+                  >
+                    <span className="w-20 shrink-0 font-semibold">{timeText(e.starts_at, zone)}</span>
+                    <span className="break-words">{e.title}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </DialogContent>
+    </Dialog>
   );
 }
