@@ -265,8 +265,10 @@ export const calendar: Scenario = {
         `Responses checked before measuring: ${checks.join("; ")}.`,
         `How it was measured: as in the Courses section (production config, rate limits off, ${os.cpus().length} ` +
           `cores shared with the load generator; ${opts.warmupSeconds} s warm-up, ${opts.seconds} s measured, ` +
-          `${opts.rounds} alternating rounds with the baseline, every body compared byte for byte; server p95 inside ` +
-          `the Hearth process).`,
+          `${opts.rounds} alternating rounds with the baseline; every month grid body compared byte for byte, the gzipped ` +
+          `feed's bytes checked once before measuring; server p95 inside the Hearth process). The month grid is asked ` +
+          `as the Calendar tab asks (six weeks, the viewer's zone, 3 a day and the rest counted); the feed with ` +
+          `\`Accept-Encoding: gzip\`, as calendar apps fetch it.`,
         `Per row:`,
         details.join("\n"),
       ],
