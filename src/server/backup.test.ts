@@ -198,7 +198,9 @@ describe("backup and restore drill (bundled PostgreSQL)", () => {
       try {
         for (const [table, entry] of Object.entries(manifest.database.tables)) {
           const { n } = (await dbB.pool.query(`SELECT count(*)::int AS n FROM public."${table}"`)).rows[0];
-          expect(n, table).toBe(entry.rows);
+          // The new process adds its schedules' due work (the reminder sweep runs every minute).
+          if (table === "jobs" || table === "job_schedules") expect(n, table).toBeGreaterThanOrEqual(entry.rows);
+          else expect(n, table).toBe(entry.rows);
         }
         expect(await counterDrift(dbB.pool)).toEqual({});
         for (const [key, file] of Object.entries(manifest.media.files)) {
