@@ -62,20 +62,8 @@ type Fields = Partial<{
   capacity: number | null;
 }>;
 
-const EVENT_FIELDS = [
-  "title",
-  "description",
-  "starts_at_local",
-  "time_zone",
-  "duration_minutes",
-  "location_kind",
-  "meeting_url",
-  "place",
-  "cover_url",
-  "audience",
-  "tier_ids",
-  "capacity",
-] as const;
+/** What an edit may send besides the rule: the start, and every field an occurrence copies. */
+const EVENT_FIELDS = ["starts_at_local", ...COPIED_COLUMNS] as const;
 
 /** The location and audience after a change, checked whole (the schema checks only what was sent). */
 async function checkMerged(
@@ -420,15 +408,8 @@ function seriesPatch(fields: Fields, merged: Awaited<ReturnType<typeof checkMerg
   };
 }
 
-async function updateAll(
-  tx: Tx,
-  viewer: Viewer,
-  o: Target,
-  series: SeriesRow,
-  fields: Fields,
-  recurrence: Recurrence | null | undefined,
-  now: number,
-): Promise<string> {
+/** The series as stored, and its location and audience after the change, checked whole. */
+async function seriesAfter(tx: Tx, o: Target, series: SeriesRow, fields: Fields) {
   const current = (await tx.select().from(eventSeries).where(eq(eventSeries.id, series.id)))[0];
   const merged = await checkMerged(
     tx,
@@ -442,6 +423,19 @@ async function updateAll(
     },
     fields,
   );
+  return { current, merged };
+}
+
+async function updateAll(
+  tx: Tx,
+  viewer: Viewer,
+  o: Target,
+  series: SeriesRow,
+  fields: Fields,
+  recurrence: Recurrence | null | undefined,
+  now: number,
+): Promise<string> {
+  const { merged } = await seriesAfter(tx, o, series, fields);
   const next: SeriesRow = {
     ...series,
     starts_local: fields.starts_at_local ?? series.starts_local,
@@ -512,19 +506,7 @@ async function updateFollowing(
   recurrence: Recurrence | null | undefined,
   now: number,
 ): Promise<string> {
-  const current = (await tx.select().from(eventSeries).where(eq(eventSeries.id, series.id)))[0];
-  const merged = await checkMerged(
-    tx,
-    o.community_id,
-    {
-      location_kind: current.locationKind,
-      meeting_url: current.meetingUrl,
-      place: current.place,
-      audience: current.audience,
-      tier_ids: current.tierIds,
-    },
-    fields,
-  );
+  const { current, merged } = await seriesAfter(tx, o, series, fields);
   const slotDate = localDate(o.slot_at, series.time_zone);
   // The old rule's remaining count goes with the new series when it ends 'after' N times.
   let rule = recurrence !== undefined ? recurrence : series.recurrence;
