@@ -66,7 +66,8 @@ export function entitlementOpen(e: EntitlementTimes, now = Date.now()): boolean 
 }
 
 /** How a course is opened: to every member, to chosen tiers, or sold once ('Buy this course'). */
-export const COURSE_ACCESS_MODES = ["members", "tiers", "sold"] as const;
+/** Who may watch a course: every member, chosen tiers, buyers, or members from a level on (issue 20). */
+export const COURSE_ACCESS_MODES = ["members", "tiers", "sold", "level"] as const;
 export type CourseAccessMode = (typeof COURSE_ACCESS_MODES)[number];
 
 /** The currencies Stripe charges in (its presentment currencies), lower case as Stripe writes them. */

@@ -9108,7 +9108,7 @@ export interface paths {
                                 price: number;
                                 currency: string;
                                 /** @enum {string} */
-                                access: "members" | "tiers" | "sold";
+                                access: "members" | "tiers" | "sold" | "level";
                                 /** @description The tiers that open a 'tiers' course */
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
@@ -9258,7 +9258,7 @@ export interface paths {
                         /** @default 0 */
                         price?: number;
                         /** @enum {string} */
-                        access?: "members" | "tiers" | "sold";
+                        access?: "members" | "tiers" | "sold" | "level";
                         /** @default [] */
                         tier_ids?: string[];
                         thumbnail_url?: string | null;
@@ -9282,7 +9282,7 @@ export interface paths {
                                 price: number;
                                 currency: string;
                                 /** @enum {string} */
-                                access: "members" | "tiers" | "sold";
+                                access: "members" | "tiers" | "sold" | "level";
                                 /** @description The tiers that open a 'tiers' course */
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
@@ -9494,7 +9494,7 @@ export interface paths {
                                 price: number;
                                 currency: string;
                                 /** @enum {string} */
-                                access: "members" | "tiers" | "sold";
+                                access: "members" | "tiers" | "sold" | "level";
                                 /** @description The tiers that open a 'tiers' course */
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
@@ -9667,7 +9667,7 @@ export interface paths {
                                 price: number;
                                 currency: string;
                                 /** @enum {string} */
-                                access: "members" | "tiers" | "sold";
+                                access: "members" | "tiers" | "sold" | "level";
                                 /** @description The tiers that open a 'tiers' course */
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
@@ -9980,7 +9980,7 @@ export interface paths {
                         description?: string;
                         price?: number;
                         /** @enum {string} */
-                        access?: "members" | "tiers" | "sold";
+                        access?: "members" | "tiers" | "sold" | "level";
                         tier_ids?: string[];
                         thumbnail_url?: string | null;
                         /** @enum {string} */
@@ -10005,7 +10005,7 @@ export interface paths {
                                 price: number;
                                 currency: string;
                                 /** @enum {string} */
-                                access: "members" | "tiers" | "sold";
+                                access: "members" | "tiers" | "sold" | "level";
                                 /** @description The tiers that open a 'tiers' course */
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
@@ -10208,7 +10208,7 @@ export interface paths {
                                 price: number;
                                 currency: string;
                                 /** @enum {string} */
-                                access: "members" | "tiers" | "sold";
+                                access: "members" | "tiers" | "sold" | "level";
                                 /** @description The tiers that open a 'tiers' course */
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
@@ -10423,7 +10423,7 @@ export interface paths {
                                 price: number;
                                 currency: string;
                                 /** @enum {string} */
-                                access: "members" | "tiers" | "sold";
+                                access: "members" | "tiers" | "sold" | "level";
                                 /** @description The tiers that open a 'tiers' course */
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
@@ -10635,7 +10635,7 @@ export interface paths {
                                 price: number;
                                 currency: string;
                                 /** @enum {string} */
-                                access: "members" | "tiers" | "sold";
+                                access: "members" | "tiers" | "sold" | "level";
                                 /** @description The tiers that open a 'tiers' course */
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
@@ -10844,7 +10844,7 @@ export interface paths {
                                 price: number;
                                 currency: string;
                                 /** @enum {string} */
-                                access: "members" | "tiers" | "sold";
+                                access: "members" | "tiers" | "sold" | "level";
                                 /** @description The tiers that open a 'tiers' course */
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
@@ -11046,7 +11046,7 @@ export interface paths {
                                 price: number;
                                 currency: string;
                                 /** @enum {string} */
-                                access: "members" | "tiers" | "sold";
+                                access: "members" | "tiers" | "sold" | "level";
                                 /** @description The tiers that open a 'tiers' course */
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
@@ -11266,7 +11266,7 @@ export interface paths {
                                 price: number;
                                 currency: string;
                                 /** @enum {string} */
-                                access: "members" | "tiers" | "sold";
+                                access: "members" | "tiers" | "sold" | "level";
                                 /** @description The tiers that open a 'tiers' course */
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
@@ -11478,7 +11478,7 @@ export interface paths {
                                 price: number;
                                 currency: string;
                                 /** @enum {string} */
-                                access: "members" | "tiers" | "sold";
+                                access: "members" | "tiers" | "sold" | "level";
                                 /** @description The tiers that open a 'tiers' course */
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
@@ -11687,7 +11687,7 @@ export interface paths {
                                 price: number;
                                 currency: string;
                                 /** @enum {string} */
-                                access: "members" | "tiers" | "sold";
+                                access: "members" | "tiers" | "sold" | "level";
                                 /** @description The tiers that open a 'tiers' course */
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
@@ -11897,7 +11897,7 @@ export interface paths {
                                 price: number;
                                 currency: string;
                                 /** @enum {string} */
-                                access: "members" | "tiers" | "sold";
+                                access: "members" | "tiers" | "sold" | "level";
                                 /** @description The tiers that open a 'tiers' course */
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */

@@ -11,6 +11,8 @@ import {
   uniqueIndex,
   varchar,
 } from "drizzle-orm/pg-core";
+import { DEFAULT_LEVEL_THRESHOLDS } from "#shared/levels";
+import { JOIN_POLICIES, JOIN_REQUEST_LIMITS } from "#shared/membership";
 import { COMMUNITY_ROLES } from "#shared/roles";
 import { user } from "./auth";
 import { createdAt, money, textRef, timestamps, ts, uuidPk, uuidRef } from "./columns";
@@ -67,19 +69,38 @@ export const communities = pgTable(
     onboardingTasksCompleted: text("onboarding_tasks_completed").array().notNull().default([]),
     moderationEnabled: boolean("moderation_enabled").notNull().default(false),
     rules: jsonb("rules").$type<string[]>().notNull().default([]),
+    // Levels (issue 20, src/shared/levels.ts): names (null: the defaults), thresholds, bonus points
+    // and the level posting needs. Database triggers read the thresholds to keep member_points.level.
+    levelNames: text("level_names").array(),
+    levelThresholds: integer("level_thresholds")
+      .array()
+      .notNull()
+      .default(sql.raw(`'{${DEFAULT_LEVEL_THRESHOLDS.join(",")}}'::integer[]`)),
+    pointsPerLesson: smallint("points_per_lesson").notNull().default(0),
+    pointsPerEvent: smallint("points_per_event").notNull().default(0),
+    minPostLevel: smallint("min_post_level").notNull().default(1),
+    // Who may join and how (issue 20, src/shared/membership.ts).
+    joinPolicy: text("join_policy", { enum: JOIN_POLICIES }).notNull().default("open"),
+    requestQuestions: jsonb("request_questions").$type<string[]>().notNull().default([]),
+    requestAskEmail: boolean("request_ask_email").notNull().default(false),
+    autoApprove: boolean("auto_approve").notNull().default(false),
+    /** A private community shown in the directory anyway (its content stays private). */
+    listed: boolean("listed").notNull().default(false),
+    requestCooldownDays: smallint("request_cooldown_days").notNull().default(JOIN_REQUEST_LIMITS.cooldownDaysDefault),
     ...timestamps(),
   },
   (t) => [
     uniqueIndex("communities_slug_key").on(t.slug),
     uniqueIndex("communities_custom_slug_key").on(t.customSlug),
     uniqueIndex("communities_invite_code_key").on(t.inviteCode),
-    // Directory (public communities only): ordered by member count, optionally within a category (keyset on id).
+    // Directory (public communities, and private ones their owner lists): ordered by member count,
+    // optionally within a category (keyset on id). Queries repeat the predicate to use them.
     index("communities_directory_idx")
       .on(t.memberCount.desc().nullsFirst(), t.id)
-      .where(sql`${t.visibility} = 'public'`),
+      .where(sql`(${t.visibility} = 'public' OR ${t.listed})`),
     index("communities_category_directory_idx")
       .on(t.category, t.memberCount.desc().nullsFirst(), t.id)
-      .where(sql`${t.visibility} = 'public'`),
+      .where(sql`(${t.visibility} = 'public' OR ${t.listed})`),
     // Keyword search over name and description (pg_trgm, created in migration 0002).
     index("communities_search_idx").using("gin", sql`(${t.name} || ' ' || ${t.description}) gin_trgm_ops`),
     index("communities_created_by_idx").on(t.createdBy),

@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, smallint, text, uuid } from "drizzle-orm/pg-core";
 import { COURSE_ACCESS_MODES } from "#shared/payments";
 import { user } from "./auth";
 import { createdAt, money, textRef, timestamps, ts, uuidPk, uuidRef } from "./columns";
@@ -16,6 +16,8 @@ export const courses = pgTable(
     /** Who may watch: every member, members of chosen tiers, or buyers (issue 18). */
     access: text("access", { enum: COURSE_ACCESS_MODES }).notNull().default("members"),
     tierIds: uuid("tier_ids").array().notNull().default([]),
+    /** The level (2..9) that opens a 'level' course to members (issue 20). */
+    unlockLevel: smallint("unlock_level"),
     status: text("status", { enum: ["draft", "published"] })
       .notNull()
       .default("draft"),

@@ -78,6 +78,8 @@ export const eventOccurrences = pgTable(
     endsAt: ts("ends_at").notNull(),
     ...eventColumns(),
     status: text("status", { enum: OCCURRENCE_STATUSES }).notNull().default("scheduled"),
+    /** When the members going were credited an attended event (issue 20: points per event). */
+    attendanceCountedAt: ts("attendance_counted_at"),
     /** Edited on its own ('this event'): edits of the whole series no longer overwrite it. */
     overridden: boolean("overridden").notNull().default(false),
     recordingUrl: text("recording_url"),

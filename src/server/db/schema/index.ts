@@ -7,3 +7,4 @@ export * from "./payments";
 export * from "./posts";
 export * from "./profiles";
 export * from "./events";
+export * from "./levels";
