@@ -11,6 +11,11 @@ export const NOTIFICATION_TYPES = [
   "event_changed",
   "event_cancelled",
   "event_reminder",
+  /** Levels and join requests (issue 20): a level reached, a request waiting (owners and admins), a decision. */
+  "level_up",
+  "join_request",
+  "join_approved",
+  "join_declined",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -37,6 +42,10 @@ export const FLAG_OF_TYPE: Record<NotificationType, CommunityFlag> = {
   event_changed: "events",
   event_cancelled: "events",
   event_reminder: "events",
+  level_up: "posts",
+  join_request: "events",
+  join_approved: "announcements",
+  join_declined: "announcements",
 };
 
 /** What each switch covers, as the Notifications tab explains it. */
@@ -75,9 +84,12 @@ export function notificationHref(n: {
   community_id: string | null;
   post_id: string | null;
   occurrence_id?: string | null;
+  /** A tab of the community page it is about (data.tab: 'leaderboards' for a level, 'admin' for requests). */
+  tab?: string | null;
 }): string {
   if (!n.community_id) return "/notifications";
   const base = `/community/${encodeURIComponent(n.community_id)}`;
   if (n.post_id) return `${base}#post-${n.post_id}`;
-  return n.occurrence_id ? `${base}?tab=calendar&event=${encodeURIComponent(n.occurrence_id)}` : base;
+  if (n.occurrence_id) return `${base}?tab=calendar&event=${encodeURIComponent(n.occurrence_id)}`;
+  return n.tab ? `${base}?tab=${encodeURIComponent(n.tab)}` : base;
 }

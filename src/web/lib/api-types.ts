@@ -14381,7 +14381,7 @@ export interface paths {
                             items: {
                                 id: string;
                                 /** @enum {string} */
-                                type: "post_like" | "post_reply" | "community_join" | "post_approved" | "other" | "event_new" | "event_changed" | "event_cancelled" | "event_reminder";
+                                type: "post_like" | "post_reply" | "community_join" | "post_approved" | "other" | "event_new" | "event_changed" | "event_cancelled" | "event_reminder" | "level_up" | "join_request" | "join_approved" | "join_declined";
                                 title: string;
                                 body: string;
                                 community_id: string | null;

@@ -19,6 +19,7 @@ type NotificationRow = {
   community: { id: string; slug: string; name: string; icon_url: string | null } | null;
   post_id: string | null;
   occurrence_id: string | null;
+  tab: string | null;
   actor: UserCard | null;
   is_read: boolean;
   read_at: string | null;
@@ -67,7 +68,7 @@ export async function findNotifications({
   const after = decodeCursor(cursor);
   const res = await ctx.db.execute<NotificationRow>(sql`
     SELECT n.id, n.type, n.title, n.body, n.community_id, n.data->>'post_id' AS post_id,
-           n.data->>'occurrence_id' AS occurrence_id, n.is_read, n.read_at, n.created_at,
+           n.data->>'occurrence_id' AS occurrence_id, n.data->>'tab' AS tab, n.is_read, n.read_at, n.created_at,
            (SELECT json_build_object('id', c.id, 'slug', c.slug, 'name', c.name, 'icon_url', c.icon_url)
               FROM communities c WHERE c.id = n.community_id) AS community,
            ${sql.raw(userCardSql("n.actor_id"))} AS actor
@@ -79,11 +80,11 @@ export async function findNotifications({
      ORDER BY n.created_at DESC, n.id DESC
      LIMIT ${limit + 1}`);
   const rows = res.rows.slice(0, limit);
-  const items = rows.map(({ occurrence_id: occurrenceId, ...r }) => ({
+  const items = rows.map(({ occurrence_id: occurrenceId, tab, ...r }) => ({
     ...r,
     read_at: r.read_at ? new Date(r.read_at).toISOString() : null,
     created_at: new Date(r.created_at).toISOString(),
-    href: notificationHref({ ...r, occurrence_id: occurrenceId }),
+    href: notificationHref({ ...r, occurrence_id: occurrenceId, tab }),
   }));
   return {
     items,
@@ -148,6 +149,7 @@ type DigestRow = {
   community_name: string | null;
   post_id: string | null;
   occurrence_id: string | null;
+  tab: string | null;
 };
 
 const plural = (n: number, one: string, many: string) => (n === 1 ? one : many.replace("{n}", String(n)));
@@ -173,7 +175,7 @@ export async function sendDigest(ctx: AppContext, userId: string): Promise<void>
     if (!user.on) return void (await finish(false));
     const res = await tx.execute<DigestRow>(sql`
       SELECT n.id, n.title, n.body, n.community_id, n.data->>'post_id' AS post_id,
-             n.data->>'occurrence_id' AS occurrence_id,
+             n.data->>'occurrence_id' AS occurrence_id, n.data->>'tab' AS tab,
              (SELECT c.name FROM communities c WHERE c.id = n.community_id) AS community_name
         FROM notifications n
        WHERE n.user_id = ${userId} AND n.is_read = false AND n.emailed_at IS NULL

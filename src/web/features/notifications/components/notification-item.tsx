@@ -8,7 +8,10 @@ import {
   type LucideIcon,
   MessageCircle,
   RotateCw,
+  TrendingUp,
+  UserCheck,
   UserPlus,
+  UserX,
 } from "lucide-react";
 import { Link } from "react-router";
 import { TimeAgo } from "#web/components/ui/time-ago";
@@ -32,6 +35,10 @@ const KIND: Record<NotificationType, { icon: LucideIcon; className: string }> = 
   event_changed: { icon: CalendarClock, className: "bg-violet-700" },
   event_cancelled: { icon: CalendarX, className: "bg-stone-700" },
   event_reminder: { icon: CalendarClock, className: "bg-amber-700" },
+  level_up: { icon: TrendingUp, className: "bg-amber-600" },
+  join_request: { icon: UserPlus, className: "bg-sky-700" },
+  join_approved: { icon: UserCheck, className: "bg-emerald-700" },
+  join_declined: { icon: UserX, className: "bg-stone-700" },
 };
 
 /**
