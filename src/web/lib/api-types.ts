@@ -2004,6 +2004,20 @@ export interface paths {
                             invite_enabled: boolean;
                             /** @description Only for those who may invite (owner, admin) */
                             invite_code: string | null;
+                            /** @enum {string} */
+                            join_policy: "open" | "request" | "invite";
+                            /** @description Asked when someone requests to join (join_policy 'request') */
+                            request_questions: string[];
+                            request_ask_email: boolean;
+                            auto_approve: boolean;
+                            /** @description A private community shown in the directory */
+                            listed: boolean;
+                            /** @description The 9 level names, level 1 first */
+                            level_names: string[];
+                            /** @description Points needed for levels 1..9 */
+                            level_thresholds: number[];
+                            /** @description The level a member needs to create a post (1: everyone) */
+                            min_post_level: number;
                             /** @description Members active in the last 5 minutes */
                             online_count: number;
                             /** @description Owners and admins */
@@ -2027,6 +2041,26 @@ export interface paths {
                                 signed_in: boolean;
                                 /** @description Whether Leave Community is offered: members, and an owner only while another owner remains */
                                 may_leave: boolean;
+                                /** @description The viewer's points and level here (members) */
+                                level: {
+                                    points: number;
+                                    level: number;
+                                    next: {
+                                        level: number;
+                                        points: number;
+                                    } | null;
+                                } | null;
+                                /** @description The viewer's latest request to join, while it matters */
+                                join_request: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /** @enum {string} */
+                                    status: "pending" | "approved" | "declined" | "withdrawn";
+                                    created_at: string;
+                                    decided_at: string | null;
+                                    reason: string | null;
+                                    retry_after: string | null;
+                                } | null;
                             };
                         };
                     };
@@ -2353,6 +2387,20 @@ export interface paths {
                             invite_enabled: boolean;
                             /** @description Only for those who may invite (owner, admin) */
                             invite_code: string | null;
+                            /** @enum {string} */
+                            join_policy: "open" | "request" | "invite";
+                            /** @description Asked when someone requests to join (join_policy 'request') */
+                            request_questions: string[];
+                            request_ask_email: boolean;
+                            auto_approve: boolean;
+                            /** @description A private community shown in the directory */
+                            listed: boolean;
+                            /** @description The 9 level names, level 1 first */
+                            level_names: string[];
+                            /** @description Points needed for levels 1..9 */
+                            level_thresholds: number[];
+                            /** @description The level a member needs to create a post (1: everyone) */
+                            min_post_level: number;
                             /** @description Members active in the last 5 minutes */
                             online_count: number;
                             /** @description Owners and admins */
@@ -2376,6 +2424,26 @@ export interface paths {
                                 signed_in: boolean;
                                 /** @description Whether Leave Community is offered: members, and an owner only while another owner remains */
                                 may_leave: boolean;
+                                /** @description The viewer's points and level here (members) */
+                                level: {
+                                    points: number;
+                                    level: number;
+                                    next: {
+                                        level: number;
+                                        points: number;
+                                    } | null;
+                                } | null;
+                                /** @description The viewer's latest request to join, while it matters */
+                                join_request: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    /** @enum {string} */
+                                    status: "pending" | "approved" | "declined" | "withdrawn";
+                                    created_at: string;
+                                    decided_at: string | null;
+                                    reason: string | null;
+                                    retry_after: string | null;
+                                } | null;
                             };
                         };
                     };

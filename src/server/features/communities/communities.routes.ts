@@ -1,3 +1,6 @@
+import { JOIN_POLICIES } from "#shared/membership";
+import { myJoinRequestDto } from "#shared/membership.schemas";
+import { memberLevelDto } from "#shared/levels.schemas";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { FastifyReply } from "fastify";
 import { z } from "zod";
@@ -90,6 +93,14 @@ export const communityDto = z.object({
   onboarding_tasks_completed: z.array(z.string()),
   invite_enabled: z.boolean(),
   invite_code: z.string().nullable().describe("Only for those who may invite (owner, admin)"),
+  join_policy: z.enum(JOIN_POLICIES),
+  request_questions: z.array(z.string()).describe("Asked when someone requests to join (join_policy 'request')"),
+  request_ask_email: z.boolean(),
+  auto_approve: z.boolean(),
+  listed: z.boolean().describe("A private community shown in the directory"),
+  level_names: z.array(z.string()).describe("The 9 level names, level 1 first"),
+  level_thresholds: z.array(z.number()).describe("Points needed for levels 1..9"),
+  min_post_level: z.number().describe("The level a member needs to create a post (1: everyone)"),
   online_count: z.number().describe(`Members active in the last ${COMMUNITY_LIMITS.onlineWindowMinutes} minutes`),
   admin_count: z.number().describe("Owners and admins"),
   creator: z
@@ -103,6 +114,8 @@ export const communityDto = z.object({
     may_leave: z
       .boolean()
       .describe("Whether Leave Community is offered: members, and an owner only while another owner remains"),
+    level: memberLevelDto.nullable().describe("The viewer's points and level here (members)"),
+    join_request: myJoinRequestDto.nullable().describe("The viewer's latest request to join, while it matters"),
   }),
 });
 

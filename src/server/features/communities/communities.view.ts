@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
 import { COMMUNITY_LIMITS } from "#shared/communities";
+import { levelName, levelOf, LEVEL_COUNT, pointsToNextLevel } from "#shared/levels";
+import type { JoinRequestStatus } from "#shared/membership";
 import { can, mayLeaveCommunity, permissionsOf, type CommunityRole } from "#shared/roles";
 import { requireCommunity, requirePermission, type CommunityRow } from "#server/lib/community-access";
 import type { CommunityRequest, CommunityVisit } from "./communities.types";
@@ -32,6 +34,15 @@ export async function findCommunityView({ ctx, idOrSlug, viewer }: CommunityVisi
     owner_count: number;
     creator: { user_id: string; username: string; full_name: string; avatar_url: string | null } | null;
     post_categories: { id: string; name: string; emoji: string; order_index: number }[];
+    points: number | null;
+    join_request: {
+      id: string;
+      status: JoinRequestStatus;
+      created_at: string;
+      decided_at: string | null;
+      reason: string | null;
+      retry_after: string | null;
+    } | null;
   }>(sql`
     SELECT
       (SELECT count(*)::int FROM community_members m
@@ -46,8 +57,20 @@ export async function findCommunityView({ ctx, idOrSlug, viewer }: CommunityVisi
          FROM user_profiles p WHERE p.user_id = ${community.createdBy}) AS creator,
       (SELECT coalesce(json_agg(json_build_object('id', c.id, 'name', c.name, 'emoji', c.emoji,
                                                   'order_index', c.order_index) ORDER BY c.order_index, c.name), '[]')
-         FROM post_categories c WHERE c.community_id = ${community.id}) AS post_categories`);
-  const { online_count, admin_count, owner_count, creator, post_categories } = extra.rows[0];
+         FROM post_categories c WHERE c.community_id = ${community.id}) AS post_categories,
+      (SELECT mp.points FROM member_points mp
+         WHERE mp.community_id = ${community.id} AND mp.user_id = ${viewer?.id ?? null}) AS points,
+      -- The viewer's latest request: pending, or decided (the landing says so), or withdrawn.
+      (SELECT json_build_object('id', r.id, 'status', r.status, 'created_at', r.created_at,
+                                'decided_at', r.decided_at, 'reason', r.reason,
+                                'retry_after', CASE WHEN r.status = 'declined'
+                                  AND r.decided_at + make_interval(days => ${community.requestCooldownDays}) > now()
+                                  THEN r.decided_at + make_interval(days => ${community.requestCooldownDays}) END)
+         FROM join_requests r
+        WHERE r.community_id = ${community.id} AND r.user_id = ${viewer?.id ?? null}
+        ORDER BY r.created_at DESC LIMIT 1) AS join_request`);
+  const { online_count, admin_count, owner_count, creator, post_categories, points, join_request } = extra.rows[0];
+  const iso = (v: string | null) => (v ? new Date(v).toISOString() : null);
   return {
     ...toCommunityDto(community, role),
     online_count,
@@ -59,6 +82,15 @@ export async function findCommunityView({ ctx, idOrSlug, viewer }: CommunityVisi
       permissions: permissionsOf(role),
       signed_in: Boolean(viewer),
       may_leave: mayLeaveCommunity(role, owner_count),
+      level: role ? memberLevel(points ?? 0, community.levelThresholds) : null,
+      join_request: join_request
+        ? {
+            ...join_request,
+            created_at: iso(join_request.created_at)!,
+            decided_at: iso(join_request.decided_at),
+            retry_after: iso(join_request.retry_after),
+          }
+        : null,
     },
   };
 }
@@ -102,8 +134,23 @@ export function toCommunityDto(c: CommunityRow, role: CommunityRole | null) {
     invite_enabled: c.inviteEnabled,
     // The invite link is for those who may invite.
     invite_code: can(role, "invite_members") ? c.inviteCode : null,
+    join_policy: c.joinPolicy,
+    request_questions: c.requestQuestions,
+    request_ask_email: c.requestAskEmail,
+    auto_approve: c.autoApprove,
+    listed: c.listed,
+    level_names: Array.from({ length: LEVEL_COUNT }, (_, i) => levelName(c.levelNames, i + 1)),
+    level_thresholds: c.levelThresholds,
+    min_post_level: c.minPostLevel,
   };
 }
+
+/** A member's standing from their points and the community's thresholds. */
+export const memberLevel = (points: number, thresholds: readonly number[]) => ({
+  points,
+  level: levelOf(points, thresholds),
+  next: pointsToNextLevel(points, thresholds),
+});
 
 // ---------------------------------------------------------------------------------------------
 // Dashboard and metrics
