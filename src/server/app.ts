@@ -16,6 +16,7 @@ import { publicConfigRoutes } from "./features/health/config.routes";
 import { healthRoutes } from "./features/health/health.routes";
 import { inviteRoutes } from "./features/invites/invites.routes";
 import { leaderboardRoutes } from "./features/leaderboards/leaderboards.routes";
+import { levelJobHandlers, levelRoutes } from "./features/levels/index";
 import { mediaRoutes } from "./features/media/media.routes";
 import { uploadRoutes } from "./features/uploads/uploads.routes";
 import { courseRoutes } from "./features/courses/courses.routes";
@@ -93,6 +94,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   ctx.worker.register(paymentJobHandlers(ctx));
   ctx.worker.register(reminderJobHandlers(ctx));
   ctx.worker.register(eventJobHandlers(ctx));
+  ctx.worker.register(levelJobHandlers(ctx));
 
   await registerSecurityHeaders(root, config);
   await registerCompression(root);
@@ -115,6 +117,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   await app.register(postRoutes, { ctx });
   await app.register(commentRoutes, { ctx });
   await app.register(leaderboardRoutes, { ctx });
+  await app.register(levelRoutes, { ctx });
   await app.register(mediaRoutes, { ctx });
   await app.register(uploadRoutes, { ctx });
   await app.register(courseRoutes, { ctx });

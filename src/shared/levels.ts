@@ -38,6 +38,8 @@ export const LEVEL_MESSAGES = {
   /** Refusals (403) when a member below the community's minimum level tries to post. */
   postLocked: (level: number, name: string) => `Posting unlocks at level ${level} (${name})`,
   courseLocked: (level: number, name: string) => `Unlocks at level ${level} (${name})`,
+  /** The level-up notification's title. */
+  levelUp: (level: number, name: string, community: string) => `You reached level ${level} (${name}) in ${community}`,
 } as const;
 
 /** The level (1..9) that `points` reaches with these thresholds (ascending, thresholds[0] = 0). */

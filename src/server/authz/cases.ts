@@ -487,6 +487,14 @@ export const CASES: Record<string, Case> = {
     request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/leaderboard` }),
     allowed: (res) => expect(Array.isArray(res.json.items)).toBe(true),
   },
+  "GET /api/communities/{communityId}/levels": {
+    request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/levels` }),
+    allowed: (res) => expect(res.json.thresholds).toHaveLength(9),
+  },
+  "PUT /api/communities/{communityId}/levels": {
+    request: (w) => ({ method: "PUT", url: `/api/communities/${w.communityId}/levels`, body: { points_per_event: 3 } }),
+    allowed: (res) => expect(res.json.points_per_event).toBe(3),
+  },
 
   // Uploads ----------------------------------------------------------------------------------
   "POST /api/upload": {

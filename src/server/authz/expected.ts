@@ -369,6 +369,12 @@ export const EXPECTED: Record<string, Entry> = {
     private: "401  404    404   404  404    200   200    200  200   200",
   },
   "GET /api/communities/{communityId}/leaderboard": { rule: "Whoever sees the community", ...readable() },
+  "GET /api/communities/{communityId}/levels": {
+    rule: "Level settings: members read them; a private community is missing to outsiders",
+    public: "401  403    403   403  403    200   200    200  200   200",
+    private: "401  404    404   404  404    200   200    200  200   200",
+  },
+  "PUT /api/communities/{communityId}/levels": { rule: "manage_settings: owner, admin", ...managers("200") },
 
   // ------------------------------------------------------------------------------------------
   // Uploads (SPEC §7 own endpoints).

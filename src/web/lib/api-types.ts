@@ -8467,7 +8467,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Members ranked by likes received on their posts and comments (7 days, 30 days, all time) */
+        /** Members ranked by points (all time) or likes received (7 or 30 days), with levels and the level ladder */
         get: {
             parameters: {
                 query?: {
@@ -8495,8 +8495,10 @@ export interface paths {
                                 username: string;
                                 full_name: string;
                                 avatar_url: string | null;
-                                /** @description Likes received on posts and comments in the period */
+                                /** @description All time: the member's points (likes received, plus lessons and events when counted); 7d and 30d: likes received in the period */
                                 points: number;
+                                /** @description The member's current level (1-9) */
+                                level: number;
                                 rank: number;
                             }[];
                             viewer: {
@@ -8504,9 +8506,28 @@ export interface paths {
                                 username: string;
                                 full_name: string;
                                 avatar_url: string | null;
-                                /** @description Likes received on posts and comments in the period */
+                                /** @description All time: the member's points (likes received, plus lessons and events when counted); 7d and 30d: likes received in the period */
                                 points: number;
+                                /** @description The member's current level (1-9) */
+                                level: number;
                                 rank: number;
+                            } | null;
+                            /** @description Current members at each level, level 1 first */
+                            ladder: {
+                                level: number;
+                                name: string;
+                                threshold: number;
+                                members: number;
+                                share: number;
+                            }[];
+                            /** @description The viewer's points, level and progress (null: not a member) */
+                            viewer_level: {
+                                points: number;
+                                level: number;
+                                next: {
+                                    level: number;
+                                    points: number;
+                                } | null;
                             } | null;
                         };
                     };
@@ -8619,6 +8640,301 @@ export interface paths {
             };
         };
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/communities/{communityId}/levels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The community's level names, thresholds, bonus points and minimum level to post (members) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    communityId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            names: string[];
+                            thresholds: number[];
+                            points_per_lesson: number;
+                            points_per_event: number;
+                            min_post_level: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Change the level names, thresholds, bonus points or minimum level to post (owner, admin)
+         * @description Changing thresholds or bonus points recomputes every member's points and level at once; levels reached that way are not announced.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    communityId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        names?: string[];
+                        thresholds?: number[];
+                        points_per_lesson?: number;
+                        points_per_event?: number;
+                        min_post_level?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            names: string[];
+                            thresholds: number[];
+                            points_per_lesson: number;
+                            points_per_event: number;
+                            min_post_level: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         post?: never;
         delete?: never;
         options?: never;

@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
+import { LEVEL_COUNT, levelName } from "#shared/levels";
 import type { AppContext, Viewer } from "#server/context";
+import { memberLevel } from "#server/features/communities/index";
 import { requireCommunity } from "#server/lib/community-access";
 
 export const LEADERBOARD_PERIODS = { "7d": 7, "30d": 30, all: null } as const;
@@ -11,13 +13,19 @@ type Row = {
   full_name: string;
   avatar_url: string | null;
   points: number;
+  level: number;
   rank: number;
 };
 
+export type LadderRung = { level: number; name: string; threshold: number; members: number; share: number };
+
 /**
- * Members ranked by likes received on their posts and comments in this community within the
- * period (likes given in the period). Only current members rank; ties share a rank. The viewer's
- * own rank comes with it even when outside the top list.
+ * Members ranked by points in this community. 'all' reads member_points (kept exact by the
+ * triggers of migration 0023: likes received, plus lessons and events when the owner counts them);
+ * 7d and 30d count the likes received in the period (likes given in the period). Only current
+ * members rank; ties share a rank; every entry shows the member's current level. The viewer's own
+ * rank comes with it even when outside the top list, with their level and progress, and the
+ * ladder: how many current members stand at each level.
  */
 export async function findLeaderboard({
   ctx,
@@ -32,44 +40,142 @@ export async function findLeaderboard({
   period: LeaderboardPeriod;
   limit: number;
 }) {
-  const { community } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer?.id });
-  const days = LEADERBOARD_PERIODS[period];
-  const since = days === null ? sql`'-infinity'::timestamptz` : sql`now() - make_interval(days => ${days})`;
+  const { community, role } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer?.id });
+  const viewerId = viewer?.id ?? "";
+  const [ranked, ladder, mine] = await Promise.all([
+    period === "all"
+      ? allTime(ctx, community.id, viewerId, limit)
+      : inPeriod(ctx, community.id, viewerId, period, limit),
+    findLadder(ctx, community.id, community.levelThresholds, community.levelNames),
+    role && viewer
+      ? ctx.db.execute<{ points: number }>(
+          sql`SELECT points FROM member_points WHERE community_id = ${community.id} AND user_id = ${viewer.id}`,
+        )
+      : null,
+  ]);
+  const strip = ({ is_viewer: _v, ...r }: Row & { is_viewer: boolean }) => r;
+  const own = ranked.find((r) => r.is_viewer);
+  const points = mine ? Number(mine.rows[0]?.points ?? 0) : null;
+  return {
+    period,
+    items: ranked
+      .filter((r) => r.rank <= limit)
+      .slice(0, limit)
+      .map(strip),
+    viewer: own ? strip(own) : null,
+    ladder,
+    viewer_level: points === null ? null : memberLevel(points, community.levelThresholds),
+  };
+}
+
+const PROFILE = sql`coalesce(u.username, '') AS username, coalesce(u.full_name, '') AS full_name, u.avatar_url`;
+
+/**
+ * All time, from member_points: the first `limit` current members by points (the rank index), and
+ * the viewer's rank counted as the members with more points, plus one.
+ */
+async function allTime(ctx: AppContext, communityId: string, viewerId: string, limit: number) {
+  const res = await ctx.db.execute<Row & { is_viewer: boolean }>(sql`
+    WITH top AS (
+      SELECT mp.user_id, mp.points, mp.level
+        FROM member_points mp
+       WHERE mp.community_id = ${communityId} AND mp.points > 0
+         AND EXISTS (SELECT 1 FROM community_members m WHERE m.community_id = mp.community_id AND m.user_id = mp.user_id)
+       ORDER BY mp.points DESC NULLS LAST, mp.user_id
+       LIMIT ${limit}
+    ), ranked AS (
+      SELECT t.user_id, t.points, t.level, rank() OVER (ORDER BY t.points DESC)::int AS rank FROM top t
+    ), me AS (
+      SELECT mp.user_id, mp.points, mp.level,
+             (1 + (SELECT count(*) FROM member_points o
+                    WHERE o.community_id = mp.community_id AND o.points > mp.points
+                      AND EXISTS (SELECT 1 FROM community_members m
+                                   WHERE m.community_id = o.community_id AND m.user_id = o.user_id)))::int AS rank
+        FROM member_points mp
+       WHERE mp.community_id = ${communityId} AND mp.user_id = ${viewerId} AND mp.points > 0
+         AND NOT EXISTS (SELECT 1 FROM ranked r WHERE r.user_id = mp.user_id)
+         AND EXISTS (SELECT 1 FROM community_members m WHERE m.community_id = mp.community_id AND m.user_id = mp.user_id)
+    ), rows AS (
+      SELECT * FROM ranked UNION ALL SELECT * FROM me
+    )
+    SELECT r.user_id, ${PROFILE}, r.points, r.level::int AS level, r.rank, r.user_id = ${viewerId} AS is_viewer
+      FROM rows r LEFT JOIN user_profiles u ON u.user_id = r.user_id
+     ORDER BY r.rank, u.username`);
+  return res.rows;
+}
+
+/** 7 or 30 days: likes received in the period, counted from the likes themselves. */
+async function inPeriod(
+  ctx: AppContext,
+  communityId: string,
+  viewerId: string,
+  period: Exclude<LeaderboardPeriod, "all">,
+  limit: number,
+) {
+  const since = sql`now() - make_interval(days => ${LEADERBOARD_PERIODS[period]})`;
   const res = await ctx.db.execute<Row & { is_viewer: boolean }>(sql`
     WITH received AS (
       SELECT p.author_id AS user_id, count(*)::int AS points
         FROM post_likes l JOIN posts p ON p.id = l.post_id
-       WHERE p.community_id = ${community.id} AND p.deleted_at IS NULL AND l.created_at >= ${since}
+       WHERE p.community_id = ${communityId} AND p.deleted_at IS NULL AND l.created_at >= ${since}
          AND l.user_id <> p.author_id
        GROUP BY p.author_id
       UNION ALL
       SELECT c.author_id, count(*)::int
         FROM comment_likes l JOIN comments c ON c.id = l.comment_id JOIN posts p ON p.id = c.post_id
-       WHERE p.community_id = ${community.id} AND c.deleted_at IS NULL AND p.deleted_at IS NULL
+       WHERE p.community_id = ${communityId} AND c.deleted_at IS NULL AND p.deleted_at IS NULL
          AND l.created_at >= ${since} AND l.user_id <> c.author_id
        GROUP BY c.author_id
     ), totals AS (
       SELECT r.user_id, sum(r.points)::int AS points
         FROM received r
-        JOIN community_members m ON m.community_id = ${community.id} AND m.user_id = r.user_id
+        JOIN community_members m ON m.community_id = ${communityId} AND m.user_id = r.user_id
        GROUP BY r.user_id
     ), ranked AS (
       SELECT t.user_id, t.points, rank() OVER (ORDER BY t.points DESC)::int AS rank FROM totals t
     )
-    SELECT r.user_id, coalesce(u.username, '') AS username, coalesce(u.full_name, '') AS full_name, u.avatar_url,
-           r.points, r.rank, r.user_id = ${viewer?.id ?? ""} AS is_viewer
-      FROM ranked r LEFT JOIN user_profiles u ON u.user_id = r.user_id
-     WHERE r.rank <= ${limit} OR r.user_id = ${viewer?.id ?? ""}
+    SELECT r.user_id, ${PROFILE}, r.points, coalesce(mp.level, 1)::int AS level, r.rank,
+           r.user_id = ${viewerId} AS is_viewer
+      FROM ranked r
+      LEFT JOIN user_profiles u ON u.user_id = r.user_id
+      LEFT JOIN member_points mp ON mp.community_id = ${communityId} AND mp.user_id = r.user_id
+     WHERE r.rank <= ${limit} OR r.user_id = ${viewerId}
      ORDER BY r.rank, u.username
      LIMIT ${limit + 1}`);
-  const strip = ({ is_viewer: _v, ...r }: Row & { is_viewer: boolean }) => r;
-  const mine = res.rows.find((r) => r.is_viewer);
-  return {
-    period,
-    items: res.rows
-      .filter((r) => r.rank <= limit)
-      .slice(0, limit)
-      .map(strip),
-    viewer: mine ? strip(mine) : null,
-  };
+  return res.rows;
+}
+
+/**
+ * How many current members stand at each level (no member_points row: level 1), with whole-percent
+ * shares. Kept in the feed cache under the community's scope: a level change anywhere in the
+ * community drops it (the member_points trigger announces it), joins and leaves show within the
+ * cache's time to live.
+ */
+async function findLadder(
+  ctx: AppContext,
+  communityId: string,
+  thresholds: readonly number[],
+  names: readonly string[] | null,
+): Promise<LadderRung[]> {
+  const counts = await ctx.feedCache.getOrCompute(`${communityId}:ladder`, async () => {
+    const res = await ctx.db.execute<{ level: number; members: number }>(sql`
+      SELECT coalesce(mp.level, 1)::int AS level, count(*)::int AS members
+        FROM community_members m
+        LEFT JOIN member_points mp ON mp.community_id = m.community_id AND mp.user_id = m.user_id
+       WHERE m.community_id = ${communityId}
+       GROUP BY 1`);
+    return res.rows.map((r) => [Number(r.level), Number(r.members)] as const);
+  });
+  const byLevel = new Map(counts);
+  const total = counts.reduce((n, [, m]) => n + m, 0);
+  return Array.from({ length: LEVEL_COUNT }, (_, i) => {
+    const members = byLevel.get(i + 1) ?? 0;
+    return {
+      level: i + 1,
+      name: levelName(names, i + 1),
+      threshold: thresholds[i] ?? 0,
+      members,
+      share: total === 0 ? 0 : Math.round((members * 100) / total),
+    };
+  });
 }
