@@ -25,6 +25,7 @@ import { calendarFeedRoutes } from "./features/events/calendar-feed.routes";
 import { calendarMonthRoutes } from "./features/events/calendar-month.routes";
 import { rsvpRoutes } from "./features/events/rsvp.routes";
 import { memberRoutes } from "./features/members/members.routes";
+import { membershipRoutes } from "./features/membership/index";
 import { postRoutes } from "./features/posts/posts.routes";
 import { profileRoutes } from "./features/profiles/profiles.routes";
 import { notificationRoutes } from "./features/notifications/notifications.routes";
@@ -113,6 +114,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   await app.register(accountRoutes, { ctx });
   await app.register(communityRoutes, { ctx });
   await app.register(memberRoutes, { ctx });
+  await app.register(membershipRoutes, { ctx });
   await app.register(inviteRoutes, { ctx });
   await app.register(postRoutes, { ctx });
   await app.register(commentRoutes, { ctx });

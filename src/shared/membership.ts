@@ -53,6 +53,12 @@ export const JOIN_MESSAGES = {
   notTakingRequests: "This community doesn't take requests",
   requestNotFound: "Request not found",
   requestDecided: "This request was already answered",
+  /** JOIN on a community that takes requests, or only invites. */
+  requestNeeded: "This community takes requests: answer its questions to ask to join",
+  inviteOnly: "Only people invited by an admin can join this community",
+  approvedBody: "Say hello to the community.",
+  approvedCheckoutBody: "Your request was approved: choose a plan to join.",
+  declinedNoReason: "The admins did not give a reason.",
   /** Shown on the landing after applying. */
   pendingTitle: "Request sent",
   pendingBody: "An admin will review your answers. We'll let you know by notification and email.",

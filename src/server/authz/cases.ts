@@ -92,6 +92,14 @@ async function addCalendarEvent(w: World, c: CaseContext) {
   );
 }
 
+/** The world's community takes requests (no questions), as its owner would set it. */
+async function takeRequests(w: World, c: CaseContext) {
+  await c.t.database.pool.query(
+    `UPDATE communities SET join_policy = 'request', request_questions = '[]' WHERE id = $1`,
+    [w.communityId],
+  );
+}
+
 export const CASES: Record<string, Case> = {
   "GET /api/health": {
     request: () => ({ method: "GET", url: "/api/health" }),
@@ -316,6 +324,68 @@ export const CASES: Record<string, Case> = {
           c.users.banned.id,
         ]),
       ).toHaveLength(0),
+  },
+
+  // Join requests ----------------------------------------------------------------------------
+  "GET /api/communities/{communityId}/membership": {
+    request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/membership` }),
+    allowed: (res) => expect(res.json.cooldown_days).toBe(7),
+  },
+  "PATCH /api/communities/{communityId}/membership": {
+    request: (w) => ({
+      method: "PATCH",
+      url: `/api/communities/${w.communityId}/membership`,
+      body: { cooldown_days: 5 },
+    }),
+    allowed: (res) => expect(res.json.cooldown_days).toBe(5),
+  },
+  "GET /api/communities/{communityId}/join-requests/mine": {
+    request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/join-requests/mine` }),
+    allowed: (res, { w }) => expect(res.json.community.id).toBe(w.communityId),
+  },
+  "POST /api/communities/{communityId}/join-requests": {
+    prepare: takeRequests,
+    request: (w) => ({ method: "POST", url: `/api/communities/${w.communityId}/join-requests`, body: { answers: [] } }),
+    allowed: async (res, { w, actor, c }) => {
+      expect(res.json.request.status).toBe("pending");
+      const rows = await q(
+        c,
+        "SELECT 1 FROM join_requests WHERE community_id = $1 AND user_id = $2 AND status = 'pending'",
+        [w.communityId, userId(c, actor)],
+      );
+      expect(rows).toHaveLength(1);
+    },
+  },
+  "DELETE /api/communities/{communityId}/join-requests/mine": {
+    prepare: async (w, c) => {
+      await takeRequests(w, c);
+      for (const who of ["nonmember", "other", "left", "banned"] as const) {
+        await q(c, "INSERT INTO join_requests (community_id, user_id) VALUES ($1, $2)", [
+          w.communityId,
+          c.users[who].id,
+        ]);
+      }
+    },
+    request: (w) => ({ method: "DELETE", url: `/api/communities/${w.communityId}/join-requests/mine` }),
+    allowed: async (_res, { w, actor, c }) =>
+      expect(
+        await q(c, "SELECT status FROM join_requests WHERE community_id = $1 AND user_id = $2", [
+          w.communityId,
+          userId(c, actor),
+        ]),
+      ).toEqual([{ status: "withdrawn" }]),
+  },
+  "GET /api/communities/{communityId}/join-requests": {
+    request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/join-requests` }),
+    allowed: (res) => expect(res.json).toMatchObject({ items: [], count: 0, next_cursor: null }),
+  },
+  "POST /api/communities/{communityId}/join-requests/decide": {
+    request: (w) => ({
+      method: "POST",
+      url: `/api/communities/${w.communityId}/join-requests/decide`,
+      body: { ids: [randomUUID()], decision: "decline" },
+    }),
+    allowed: (res) => expect(res.json).toMatchObject({ approved: 0, declined: 0, skipped: 1 }),
   },
 
   // Invites ----------------------------------------------------------------------------------

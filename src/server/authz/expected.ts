@@ -223,6 +223,32 @@ export const EXPECTED: Record<string, Entry> = {
   "DELETE /api/communities/{communityId}/bans/{userId}": { rule: "ban_users: owner, admin", ...managers("204") },
 
   // ------------------------------------------------------------------------------------------
+  // Join requests (issue 20, docs/decisions/0016-levels-and-requests.md).
+  "GET /api/communities/{communityId}/membership": { rule: "manage_settings: owner, admin", ...managers("200") },
+  "PATCH /api/communities/{communityId}/membership": { rule: "manage_settings: owner, admin", ...managers("200") },
+  "GET /api/communities/{communityId}/join-requests/mine": {
+    rule: "The request form: whoever sees the community; a private one that takes no requests is missing to outsiders",
+    ...readable(),
+  },
+  "POST /api/communities/{communityId}/join-requests": {
+    rule: "Signed in, not a member, not banned; a private community taking requests takes them from outsiders too",
+    public: "401  201    201   201  ban    409   409    409  409   409",
+    private: "401  201    201   201  ban    409   409    409  409   409",
+    messages: { "409": "You're already a member" },
+  },
+  "DELETE /api/communities/{communityId}/join-requests/mine": {
+    rule: "Applicants withdraw their own pending request; members have none",
+    public: "401  204    204   204  204    400   400    400  400   400",
+    private: "401  204    204   204  204    400   400    400  400   400",
+    messages: { "400": "Request not found" },
+  },
+  "GET /api/communities/{communityId}/join-requests": { rule: "invite_members: owner, admin", ...managers("200") },
+  "POST /api/communities/{communityId}/join-requests/decide": {
+    rule: "invite_members: owner, admin",
+    ...managers("200"),
+  },
+
+  // ------------------------------------------------------------------------------------------
   // Invites: the code is the capability (docs/decisions/0004).
   "GET /api/invites/{inviteCode}": {
     rule: "Whoever holds the code sees the invite view, private communities included",

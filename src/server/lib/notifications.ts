@@ -15,9 +15,22 @@ export const DIGEST_QUEUE = "notifications.digest";
  * may read (SPEC §6, the feed's rules), and the event (when there is one) is one they still see
  * (event-access.ts). Applied when a notification is made and whenever one is read, counted,
  * streamed or mailed: someone who lost access never sees it.
+ *
+ * One more case: a notification about a join request (data.request_id, no post, no event) reaches
+ * the person who made that request to that community, member or not, so a declined applicant of a
+ * private community hears of the decision.
  */
-export function mayReceive(userId: SQL, communityId: SQL, postId: SQL, occurrenceId: SQL = sql`NULL`): SQL {
-  return sql`(${communityId} IS NULL OR EXISTS (
+export function mayReceive(
+  userId: SQL,
+  communityId: SQL,
+  postId: SQL,
+  occurrenceId: SQL = sql`NULL`,
+  requestId: SQL = sql`NULL`,
+): SQL {
+  return sql`(${communityId} IS NULL OR (${requestId} IS NOT NULL AND ${postId} IS NULL AND ${occurrenceId} IS NULL
+      AND EXISTS (SELECT 1 FROM join_requests jr
+                   WHERE jr.id = ${requestId} AND jr.user_id = ${userId} AND jr.community_id = ${communityId}))
+    OR EXISTS (
       SELECT 1 FROM communities rc
         LEFT JOIN community_members rm ON rm.community_id = rc.id AND rm.user_id = ${userId}
        WHERE rc.id = ${communityId}
@@ -37,6 +50,7 @@ export const notificationVisible = mayReceive(
   sql`n.community_id`,
   sql`(n.data->>'post_id')::uuid`,
   sql`(n.data->>'occurrence_id')::uuid`,
+  sql`(n.data->>'request_id')::uuid`,
 );
 
 export type NotifyInput = {
@@ -74,6 +88,7 @@ export async function notify(db: Queryable, input: NotifyInput): Promise<number>
     ...(postId ? { post_id: postId } : {}),
     ...(occurrenceId ? { occurrence_id: occurrenceId } : {}),
   };
+  const requestId = typeof input.data?.request_id === "string" ? input.data.request_id : null;
   const flag = FLAG_OF_TYPE[input.type];
   const communityId = input.communityId;
   const body =
@@ -95,7 +110,7 @@ export async function notify(db: Queryable, input: NotifyInput): Promise<number>
        WHERE coalesce(s.global_enabled, true)
          AND (coalesce(s.in_app_enabled, true) OR coalesce(s.email_enabled, true))
          AND coalesce((s.community_settings -> ${communityId ?? ""}::text ->> ${flag}::text)::boolean, true)
-         AND ${mayReceive(sql`cand.user_id`, sql`${communityId}::uuid`, sql`${postId}::uuid`, sql`${occurrenceId}::uuid`)}
+         AND ${mayReceive(sql`cand.user_id`, sql`${communityId}::uuid`, sql`${postId}::uuid`, sql`${occurrenceId}::uuid`, sql`${requestId}::uuid`)}
     ), actor AS (
       SELECT coalesce((SELECT coalesce(nullif(btrim(p.full_name), ''), p.username)
                          FROM user_profiles p WHERE p.user_id = ${input.actorId}::text), 'Someone') AS name

@@ -609,6 +609,14 @@ export interface paths {
                             allow_messages: boolean;
                             email: string | null;
                             joined_at: string;
+                            /** @description Their level in each community the caller shares with them (none when signed out), highest first */
+                            levels: {
+                                community_id: string;
+                                community_name: string;
+                                slug: string;
+                                level: number;
+                                level_name: string;
+                            }[];
                         };
                     };
                 };
@@ -3959,6 +3967,8 @@ export interface paths {
                                 role: "owner" | "admin" | "moderator" | "member" | "guest";
                                 joined_at: string;
                                 last_active_at: string | null;
+                                /** @description Their level (1..9) here; 1 without points */
+                                level: number;
                             }[];
                             next_cursor: string | null;
                             /** @enum {string} */
@@ -4792,6 +4802,1094 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/communities/{communityId}/membership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who may join and how: the policy, questions, auto-approve, listing and cooldown (owner, admin) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    communityId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            join_policy: "open" | "request" | "invite";
+                            questions: string[];
+                            ask_email: boolean;
+                            auto_approve: boolean;
+                            listed: boolean;
+                            cooldown_days: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change who may join (owner, admin); a private community is never open
+         * @description Turning auto-approve on while requests are taken approves the pending requests.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    communityId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        join_policy?: "open" | "request" | "invite";
+                        questions?: string[];
+                        ask_email?: boolean;
+                        auto_approve?: boolean;
+                        listed?: boolean;
+                        cooldown_days?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            join_policy: "open" | "request" | "invite";
+                            questions: string[];
+                            ask_email: boolean;
+                            auto_approve: boolean;
+                            listed: boolean;
+                            cooldown_days: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/communities/{communityId}/join-requests/mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The request form: the community's questions and the viewer's latest request
+         * @description What a private community's gate shows when it takes requests. A private community that takes no requests is answered as a missing one, except to its members and to people who asked before.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    communityId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            community: {
+                                id: string;
+                                slug: string;
+                                name: string;
+                                icon_url: string | null;
+                                /** @enum {string} */
+                                visibility: "public" | "private";
+                                /** @enum {string} */
+                                type: "free" | "paid";
+                            };
+                            /** @enum {string} */
+                            join_policy: "open" | "request" | "invite";
+                            questions: string[];
+                            ask_email: boolean;
+                            /** @enum {string|null} */
+                            viewer_role: "owner" | "admin" | "moderator" | "member" | "guest" | null;
+                            /** @description The viewer's latest request (null when signed out or none) */
+                            request: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "declined" | "withdrawn";
+                                created_at: string;
+                                decided_at: string | null;
+                                reason: string | null;
+                                retry_after: string | null;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Withdraw the viewer's pending request */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    communityId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": null;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/communities/{communityId}/join-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pending requests with their answers, oldest first, with the count (owner, admin) */
+        get: {
+            parameters: {
+                query?: {
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    communityId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "declined" | "withdrawn";
+                                user: {
+                                    user_id: string;
+                                    username: string;
+                                    full_name: string;
+                                    avatar_url: string | null;
+                                };
+                                answers: {
+                                    question: string;
+                                    answer: string;
+                                }[];
+                                email: string | null;
+                                created_at: string;
+                                decided_at: string | null;
+                                reason: string | null;
+                            }[];
+                            /** @description Pending requests in all */
+                            count: number;
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Ask to join: one answer per question, in order, and the e-mail when asked (rate-limited)
+         * @description 409 while a request is pending, within the cooldown after a decline, or for a member. With auto-approve on the request is approved at once (joined true, or a paid community's checkout next).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    communityId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        answers: string[];
+                        /** Format: email */
+                        email?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            request: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "declined" | "withdrawn";
+                                created_at: string;
+                                decided_at: string | null;
+                                reason: string | null;
+                                retry_after: string | null;
+                            };
+                            joined: boolean;
+                            slug: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/communities/{communityId}/join-requests/decide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or decline requests, one or many, with an optional reason (owner, admin)
+         * @description Requests already answered, or not this community's, are skipped and reported, not refused.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    communityId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        ids: string[];
+                        /** @enum {string} */
+                        decision: "approve" | "decline";
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                id: string;
+                                /** @enum {string} */
+                                status: "approved" | "declined" | "skipped";
+                                message: string | null;
+                                joined: boolean;
+                            }[];
+                            approved: number;
+                            declined: number;
+                            skipped: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string;
+                                message: string;
+                                field?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/invites/{inviteCode}": {
         parameters: {
             query?: never;
@@ -5181,6 +6279,8 @@ export interface paths {
                                     username: string;
                                     full_name: string;
                                     avatar_url: string | null;
+                                    /** @description Their level (1..9) in this community; 1 without points */
+                                    level: number;
                                 } | null;
                                 liked: boolean;
                                 saved: boolean;
@@ -5390,6 +6490,8 @@ export interface paths {
                                 username: string;
                                 full_name: string;
                                 avatar_url: string | null;
+                                /** @description Their level (1..9) in this community; 1 without points */
+                                level: number;
                             } | null;
                             liked: boolean;
                             saved: boolean;
@@ -5583,6 +6685,8 @@ export interface paths {
                                 username: string;
                                 full_name: string;
                                 avatar_url: string | null;
+                                /** @description Their level (1..9) in this community; 1 without points */
+                                level: number;
                             } | null;
                             liked: boolean;
                             saved: boolean;
@@ -5933,6 +7037,8 @@ export interface paths {
                                     username: string;
                                     full_name: string;
                                     avatar_url: string | null;
+                                    /** @description Their level (1..9) in this community; 1 without points */
+                                    level: number;
                                 } | null;
                                 liked: boolean;
                                 saved: boolean;
@@ -6262,6 +7368,8 @@ export interface paths {
                                 username: string;
                                 full_name: string;
                                 avatar_url: string | null;
+                                /** @description Their level (1..9) in this community; 1 without points */
+                                level: number;
                             } | null;
                             liked: boolean;
                             saved: boolean;
@@ -6895,6 +8003,8 @@ export interface paths {
                                 username: string;
                                 full_name: string;
                                 avatar_url: string | null;
+                                /** @description Their level (1..9) in this community; 1 without points */
+                                level: number;
                             } | null;
                             liked: boolean;
                             saved: boolean;
@@ -7096,6 +8206,8 @@ export interface paths {
                                 username: string;
                                 full_name: string;
                                 avatar_url: string | null;
+                                /** @description Their level (1..9) in this community; 1 without points */
+                                level: number;
                             } | null;
                             liked: boolean;
                             saved: boolean;
@@ -7593,6 +8705,8 @@ export interface paths {
                                     username: string;
                                     full_name: string;
                                     avatar_url: string | null;
+                                    /** @description Their level (1..9) in this community; 1 without points */
+                                    level: number;
                                 } | null;
                                 liked: boolean;
                                 saved: boolean;
@@ -7762,6 +8876,8 @@ export interface paths {
                                 username: string;
                                 full_name: string;
                                 avatar_url: string | null;
+                                /** @description Their level (1..9) in this community; 1 without points */
+                                level: number;
                             } | null;
                             liked: boolean;
                         }[];
@@ -7916,6 +9032,8 @@ export interface paths {
                                 username: string;
                                 full_name: string;
                                 avatar_url: string | null;
+                                /** @description Their level (1..9) in this community; 1 without points */
+                                level: number;
                             } | null;
                             liked: boolean;
                         };
@@ -9497,11 +10615,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -9645,6 +10769,7 @@ export interface paths {
                         access?: "members" | "tiers" | "sold" | "level";
                         /** @default [] */
                         tier_ids?: string[];
+                        unlock_level?: number | null;
                         thumbnail_url?: string | null;
                     };
                 };
@@ -9671,11 +10796,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -9714,7 +10845,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -9883,11 +11014,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -10056,11 +11193,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -10099,7 +11242,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -10366,6 +11509,7 @@ export interface paths {
                         /** @enum {string} */
                         access?: "members" | "tiers" | "sold" | "level";
                         tier_ids?: string[];
+                        unlock_level?: number | null;
                         thumbnail_url?: string | null;
                         /** @enum {string} */
                         status?: "draft" | "published";
@@ -10394,11 +11538,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -10437,7 +11587,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -10597,11 +11747,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -10640,7 +11796,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -10812,11 +11968,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -10855,7 +12017,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -11024,11 +12186,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -11067,7 +12235,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -11233,11 +12401,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -11276,7 +12450,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -11435,11 +12609,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -11478,7 +12658,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -11655,11 +12835,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -11698,7 +12884,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -11867,11 +13053,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -11910,7 +13102,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -12076,11 +13268,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -12119,7 +13317,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -12286,11 +13484,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -12329,7 +13533,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */

@@ -37,7 +37,8 @@ export type DirectoryCard = {
 
 /**
  * Public communities by member count (keyset paged on member_count, id), optionally within a
- * category and matching a keyword in the name or description. Private communities never appear.
+ * category and matching a keyword in the name or description. Private communities appear only when
+ * their owner lists them (the card; their content stays private).
  */
 export async function findDirectory({
   ctx,
@@ -54,7 +55,8 @@ export async function findDirectory({
 }): Promise<{ items: DirectoryCard[]; next_cursor: string | null }> {
   const after = decodeCursor(cursor);
   const term = q?.trim();
-  const conditions = [sql`visibility = 'public'`];
+  // The directory indexes' predicate: public ones and private ones their owner lists.
+  const conditions = [sql`(visibility = 'public' OR listed)`];
   if (category) conditions.push(sql`category = ${category}`);
   if (term) conditions.push(sql`(name || ' ' || description) ILIKE ${`%${escapeLike(term)}%`}`);
   const columns = sql`id, slug, name, description, short_description, tagline, category, type,

@@ -111,6 +111,8 @@ export async function updateCommunity({
   if (input.tagline !== undefined) set.tagline = input.tagline;
   if (input.category !== undefined) set.category = input.category;
   if (input.visibility !== undefined) set.visibility = input.visibility;
+  // A private community is never open to everyone: it becomes invite only (requests stay requests).
+  if (input.visibility === "private" && community.joinPolicy === "open") set.joinPolicy = "invite";
   if (input.show_classroom !== undefined) set.showClassroom = input.show_classroom;
   if (input.show_calendar !== undefined) set.showCalendar = input.show_calendar;
   if (input.show_map !== undefined) set.showMap = input.show_map;

@@ -12,10 +12,12 @@ import {
   payoutAccounts,
   prices,
 } from "#server/db/schema/index";
+import { hasApprovedRequest } from "#server/features/membership/index";
 import { isBanned, roleIn } from "#server/lib/community-access";
 import { courseEntitlementSql, entitlementOpenSql } from "#server/lib/entitlement-access";
 import { AppError } from "#server/lib/errors";
 import { RATE_RULES } from "#server/lib/rate-limit";
+import { JOIN_MESSAGES } from "#shared/membership";
 import { MSG } from "#shared/messages";
 import type { PaymentProvider } from "./provider";
 import { paymentProvider, isSimulated } from "./provider-registry";
@@ -57,7 +59,19 @@ async function sellableTier(ctx: AppContext, viewer: Viewer, input: Extract<Chec
   const role = await roleIn(ctx.db, community.id, viewer.id);
   const invited =
     input.invite_code !== undefined && community.inviteEnabled && input.invite_code === community.inviteCode;
-  if (community.visibility === "private" && !role && !invited) throw tierNotFound();
+  // A community taking requests sells its tiers to members and approved applicants only.
+  const approved =
+    !role &&
+    !invited &&
+    community.joinPolicy === "request" &&
+    (await hasApprovedRequest(ctx.db, community.id, viewer.id));
+  if (community.visibility === "private" && !role && !invited && !approved) throw tierNotFound();
+  if (!role && !invited && !approved && community.joinPolicy !== "open") {
+    throw new AppError(
+      "FORBIDDEN",
+      community.joinPolicy === "request" ? JOIN_MESSAGES.requestNeeded : JOIN_MESSAGES.inviteOnly,
+    );
+  }
   if (await isBanned(ctx.db, community.id, viewer.id)) throw new AppError("FORBIDDEN", MSG.bannedFromCommunity);
   if (tier.isFree) throw new AppError("BAD_REQUEST", PM.priceUnavailable);
   if (isRole(role) && can(role, "manage_settings")) throw new AppError("CONFLICT", PM.alreadySubscribed);
