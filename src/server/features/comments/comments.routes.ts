@@ -4,6 +4,7 @@ import { POST_LIMITS } from "#shared/posts";
 import { commentSchema } from "#shared/posts.schemas";
 import type { AppContext } from "#server/context";
 import { errorResponses } from "#server/lib/schemas";
+import { memberCard } from "#server/features/posts/index";
 import { createComment, deleteComment, findComments, toggleCommentLike, updateComment } from "./comments.service";
 
 const postParams = z.object({ postId: z.string().min(1).max(60) });
@@ -18,9 +19,7 @@ const commentDto = z.object({
   is_edited: z.boolean(),
   deleted: z.boolean().describe("A deleted comment kept as a placeholder for its replies"),
   created_at: z.string(),
-  author: z
-    .object({ user_id: z.string(), username: z.string(), full_name: z.string(), avatar_url: z.string().nullable() })
-    .nullable(),
+  author: memberCard.nullable(),
   liked: z.boolean(),
 });
 

@@ -7,10 +7,10 @@ import { requirePermission } from "#server/lib/community-access";
 import { AppError } from "#server/lib/errors";
 import { notify } from "#server/lib/notifications";
 import { requireApproved, requirePost } from "#server/lib/post-access";
-import { forgetPostPage, roleForTakingPart, userCardSql, type UserCard } from "#server/features/posts/index";
+import { forgetPostPage, roleForTakingPart, userCardSql, type MemberCard } from "#server/features/posts/index";
 
-/** A comment's author (`c`), as JSON. */
-const AUTHOR = sql.raw(userCardSql("c.author_id"));
+/** A comment's author (`c`), as JSON, with their level in the post's community (`p`). */
+const AUTHOR = sql.raw(userCardSql("c.author_id", "p.community_id"));
 
 const commentNotFound = () => new AppError("NOT_FOUND", "Comment not found");
 
@@ -23,7 +23,7 @@ type CommentRow = {
   is_edited: boolean;
   deleted: boolean;
   created_at: string | Date;
-  author: UserCard | null;
+  author: MemberCard | null;
   liked: boolean;
 };
 
@@ -58,6 +58,7 @@ export async function findComments({
            ${AUTHOR} AS author,
            EXISTS (SELECT 1 FROM comment_likes l WHERE l.comment_id = c.id AND l.user_id = ${viewer?.id ?? ""}) AS liked
       FROM comments c
+      JOIN posts p ON p.id = c.post_id
      WHERE c.post_id = ${postId}
        AND (c.deleted_at IS NULL OR (c.parent_id IS NULL AND EXISTS (
              SELECT 1 FROM comments r WHERE r.parent_id = c.id AND r.deleted_at IS NULL)))
@@ -129,7 +130,7 @@ export async function createComment({
       SELECT c.id, c.post_id, c.parent_id, c.content, c.likes_count, c.is_edited, false AS deleted, c.created_at,
              ${AUTHOR} AS author,
              false AS liked
-        FROM comments c WHERE c.id = ${row.id}`);
+        FROM comments c JOIN posts p ON p.id = c.post_id WHERE c.id = ${row.id}`);
     return toDto(res.rows[0]);
   });
   // The post's anonymous page shows comments_count.

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { MAX_LEVEL, MIN_LEVEL } from "#shared/levels";
 import { COMMUNITY_ROLES } from "#shared/roles";
 import type { AppContext } from "#server/context";
 import { errorResponses } from "#server/lib/schemas";
@@ -32,6 +33,7 @@ const memberDto = z.object({
   role: roleEnum,
   joined_at: z.string(),
   last_active_at: z.string().nullable(),
+  level: z.number().int().min(MIN_LEVEL).max(MAX_LEVEL).describe("Their level (1..9) here; 1 without points"),
 });
 
 const myCommunityDto = z.object({

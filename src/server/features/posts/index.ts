@@ -4,7 +4,7 @@
  * moderation (posts.moderation.ts); the API's post is post-dto.ts.
  */
 export { postRoutes } from "./posts.routes";
-export { postDto, postPage, userCard, type PostDto, type UserCard } from "./post-dto";
-export { userCardSql } from "./posts.queries";
+export { memberCard, postDto, postPage, userCard, type MemberCard, type PostDto, type UserCard } from "./post-dto";
+export { memberLevelSql, userCardSql } from "./posts.queries";
 export { forgetFeed, forgetPostPage } from "./posts.feed";
 export { roleForTakingPart } from "./posts.service";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_LEVEL, MIN_LEVEL } from "#shared/levels";
 import { POST_TYPES, POST_VISIBILITIES } from "#shared/posts";
 import { linkPreviewSchema, mediaItemSchema, pollDataSchema, pollOptionSchema } from "#shared/posts.schemas";
 
@@ -10,6 +11,17 @@ export const userCard = z.object({
   avatar_url: z.string().nullable(),
 });
 export type UserCard = z.infer<typeof userCard>;
+
+/** A user's card where a community is known: with their level there (userCardSql with a community). */
+export const memberCard = userCard.extend({
+  level: z
+    .number()
+    .int()
+    .min(MIN_LEVEL)
+    .max(MAX_LEVEL)
+    .describe("Their level (1..9) in this community; 1 without points"),
+});
+export type MemberCard = z.infer<typeof memberCard>;
 
 /**
  * A post as the API answers it: the one description of its shape. toPostDto (posts.queries.ts)
@@ -39,7 +51,7 @@ export const postDto = z.object({
     .nullable(),
   link_preview: linkPreviewSchema.nullable(),
   created_at: z.string(),
-  author: userCard.nullable(),
+  author: memberCard.nullable(),
   liked: z.boolean(),
   saved: z.boolean(),
   user_vote_index: z.number().nullable(),

@@ -11,10 +11,26 @@ import type { PostDto } from "./post-dto";
 // ---------------------------------------------------------------------------------------------
 // The columns of a post and their mapping to the API's post
 
-/** The card (UserCard) of the user whose id is the SQL expression `userId`, as JSON; null when there is none. */
-export const userCardSql = (userId: string) => `(SELECT json_build_object('user_id', u.user_id, 'username', u.username,
-                            'full_name', u.full_name, 'avatar_url', u.avatar_url)
+/**
+ * The card (UserCard) of the user whose id is the SQL expression `userId`, as JSON; null when there
+ * is none. With `communityId` (an SQL expression) the card carries the user's level there (1 when
+ * they have no points row yet), read in the same statement: no extra round trip.
+ */
+export const userCardSql = (
+  userId: string,
+  communityId?: string,
+) => `(SELECT json_build_object('user_id', u.user_id, 'username', u.username,
+                            'full_name', u.full_name, 'avatar_url', u.avatar_url${
+                              communityId === undefined
+                                ? ""
+                                : `,
+                            'level', ${memberLevelSql("u.user_id", communityId)}`
+                            })
      FROM user_profiles u WHERE u.user_id = ${userId})`;
+
+/** The level (1..9) of the user `userId` in the community `communityId` (SQL expressions). */
+export const memberLevelSql = (userId: string, communityId: string) =>
+  `coalesce((SELECT mp.level FROM member_points mp WHERE mp.community_id = ${communityId} AND mp.user_id = ${userId}), 1)`;
 
 /** The columns of a post answer that are the same for every viewer (`p` is the post). */
 const POST_COLUMNS = `
@@ -22,7 +38,7 @@ const POST_COLUMNS = `
   p.likes_count, p.comments_count, p.share_count, p.category_id, p.media_urls, p.poll_data, p.link_preview,
   p.created_at,
   to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_raw,
-  ${userCardSql("p.author_id")} AS author`;
+  ${userCardSql("p.author_id", "p.community_id")} AS author`;
 
 /**
  * Every column of a post answer, with the like, save and vote of the viewer `viewer` (an SQL

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { MAX_LEVEL, MIN_LEVEL } from "#shared/levels";
 import { LIMITS } from "#shared/limits";
 import { MSG } from "#shared/messages";
 import { USERNAME_RE, normalizeUsername } from "#shared/validation";
@@ -61,7 +62,21 @@ const publicProfileDto = profileDto
     linkedin_url: true,
     allow_messages: true,
   })
-  .extend({ email: z.string().nullable(), joined_at: z.string() });
+  .extend({
+    email: z.string().nullable(),
+    joined_at: z.string(),
+    levels: z
+      .array(
+        z.object({
+          community_id: z.string(),
+          community_name: z.string(),
+          slug: z.string(),
+          level: z.number().int().min(MIN_LEVEL).max(MAX_LEVEL),
+          level_name: z.string(),
+        }),
+      )
+      .describe("Their level in each community the caller shares with them (none when signed out), highest first"),
+  });
 
 const meDto = z.object({
   user: z
@@ -159,7 +174,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         },
       },
     },
-    async (request) => findPublicProfile({ ctx, username: request.params.username }),
+    async (request) => findPublicProfile({ ctx, username: request.params.username, viewer: await ctx.viewer(request) }),
   );
 
   app.post(

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { levelName } from "#shared/levels";
 import { LIMITS } from "#shared/limits";
 import { DEFAULT_COMMUNITY_FLAGS, type CommunityFlags } from "#shared/notifications";
 import { MSG } from "#shared/messages";
@@ -95,7 +96,47 @@ export async function updateProfile({ ctx, userId, input }: { ctx: AppContext; u
   return result;
 }
 
-export async function findPublicProfile({ ctx, username }: { ctx: AppContext; username: string }) {
+/**
+ * The profile owner's level in each community the viewer shares with them (a member of both can
+ * already read the other's level in its members list), highest first; none for an anonymous viewer
+ * or on one's own profile only the viewer's communities. At most 20, in one statement.
+ */
+async function sharedLevels(db: Queryable, profileUserId: string, viewerId: string | undefined) {
+  if (!viewerId) return [];
+  const res = await db.execute<{
+    community_id: string;
+    community_name: string;
+    slug: string;
+    level: number;
+    level_names: string[] | null;
+  }>(sql`
+    SELECT c.id AS community_id, c.name AS community_name, coalesce(c.custom_slug, c.slug) AS slug,
+           coalesce(mp.level, 1)::int AS level, c.level_names
+      FROM community_members them
+      JOIN community_members me ON me.community_id = them.community_id AND me.user_id = ${viewerId}
+      JOIN communities c ON c.id = them.community_id
+      LEFT JOIN member_points mp ON mp.community_id = them.community_id AND mp.user_id = them.user_id
+     WHERE them.user_id = ${profileUserId}
+     ORDER BY coalesce(mp.points, 0) DESC, c.name, c.id
+     LIMIT 20`);
+  return res.rows.map((r) => ({
+    community_id: r.community_id,
+    community_name: r.community_name,
+    slug: r.slug,
+    level: r.level,
+    level_name: levelName(r.level_names, r.level),
+  }));
+}
+
+export async function findPublicProfile({
+  ctx,
+  username,
+  viewer,
+}: {
+  ctx: AppContext;
+  username: string;
+  viewer?: Viewer | null;
+}) {
   const [row] = await ctx.db
     .select({ profile: userProfiles, email: user.email })
     .from(userProfiles)
@@ -118,6 +159,7 @@ export async function findPublicProfile({ ctx, username }: { ctx: AppContext; us
     email: p.emailPublic ? row.email : null,
     allow_messages: p.allowMessages,
     joined_at: p.createdAt.toISOString(),
+    levels: await sharedLevels(ctx.db, p.userId, viewer?.id),
   };
 }
 
