@@ -6,6 +6,7 @@ import type { Queryable } from "#server/db/client";
 import { communityBans, communityMembers, user } from "#server/db/schema/index";
 import { addMember, requireCommunity, requirePermission } from "#server/lib/community-access";
 import { requireFreeEntry } from "#server/lib/entitlement-access";
+import { requireJoinAllowed } from "#server/features/membership/index";
 import { stopRenewals } from "#server/features/payments/index";
 import { AppError } from "#server/lib/errors";
 import { notificationVisible } from "#server/lib/notifications";
@@ -21,6 +22,8 @@ import { publishMembershipChange } from "#server/lib/realtime";
 export async function joinCommunity({ ctx, viewer, idOrSlug }: { ctx: AppContext; viewer: Viewer; idOrSlug: string }) {
   const { community, role } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id, privateAs: "gate" });
   if (role) return { role, joined: false, slug: community.slug };
+  // By request: only once approved; invite only: never (an invite joins through its own route).
+  await requireJoinAllowed(ctx.db, community, viewer.id);
   await requireFreeEntry(ctx.db, community, viewer.id);
   const joined = await ctx.db.transaction((tx) => addMember(tx, { community, userId: viewer.id }));
   return { role: "member" as CommunityRole, joined, slug: community.slug };
