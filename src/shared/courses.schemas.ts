@@ -27,10 +27,17 @@ const courseFields = {
     .min(1, COURSE_MESSAGES.descriptionRequired)
     .max(COURSE_LIMITS.descriptionMax),
   price,
-  /** Open to every member, to members of chosen tiers, or sold once. */
+  /** Open to every member, to members of chosen tiers, sold once, or unlocked at a level. */
   access: z.enum(COURSE_ACCESS_MODES, { error: "Choose who the course is open to" }),
   /** The community's tiers that open a 'tiers' course. */
   tier_ids: z.array(z.uuid("Unknown tier")).max(MAX_TIERS),
+  /** The level (2..9) that opens a 'level' course; only with access 'level'. */
+  unlock_level: z
+    .number({ error: COURSE_MESSAGES.unlockLevelRange })
+    .int(COURSE_MESSAGES.unlockLevelRange)
+    .min(COURSE_LIMITS.unlockLevelMin, COURSE_MESSAGES.unlockLevelRange)
+    .max(COURSE_LIMITS.unlockLevelMax, COURSE_MESSAGES.unlockLevelRange)
+    .nullable(),
   thumbnail_url: z
     .string()
     .max(500)
@@ -45,6 +52,7 @@ export const createCourseSchema = z.object({
   price: price.default(0),
   access: courseFields.access.optional(),
   tier_ids: courseFields.tier_ids.default([]),
+  unlock_level: courseFields.unlock_level.optional(),
 });
 export type CreateCourseInput = z.infer<typeof createCourseSchema>;
 

@@ -1,3 +1,4 @@
+import { LEVEL_COUNT } from "./levels";
 import { videoEmbed } from "./posts";
 
 /** Course and lesson rules (SPEC §5, §9) and the texts people see (SPEC §8). */
@@ -13,10 +14,16 @@ export const COURSE_LIMITS = {
   durationMinutesMax: 24 * 60,
   /** A lesson counts as complete when this share of a direct video was watched. */
   autoCompleteRatio: 0.9,
+  /** The levels that may unlock a course (level 1 is everyone: an open course). */
+  unlockLevelMin: 2,
+  unlockLevelMax: LEVEL_COUNT,
 } as const;
 
-/** Why a course or lesson is closed: not a member, not bought, or not on a tier that opens it. */
-export const LOCK_REASONS = ["join", "purchase", "tier"] as const;
+/**
+ * Why a course or lesson is closed: not a member, not bought, not on a tier that opens it, or below
+ * the level that unlocks it.
+ */
+export const LOCK_REASONS = ["join", "purchase", "tier", "level"] as const;
 export type LockReason = (typeof LOCK_REASONS)[number];
 
 export const DEFAULT_MODULE_TITLE = "Module 1: Introduction";
@@ -42,6 +49,10 @@ export const COURSE_MESSAGES = {
   markComplete: "Mark Complete",
   purchaseNotNeeded: "This course is free",
   tierLocked: "This lesson is for members of the tiers that include this course.",
+  unlockLevelNeeded: "Choose the level that unlocks the course",
+  unlockLevelRange: `Choose a level from ${COURSE_LIMITS.unlockLevelMin} to ${COURSE_LIMITS.unlockLevelMax}`,
+  unlockLevelUnused: "Only a course that unlocks at a level takes an unlock level",
+  unlocksAtLevel: "Unlocks at level",
   onTiers: (names: readonly string[]) => `Available on ${names.join(" or ") || "another tier"}`,
   buyFor: (price: string) => `Buy this course for ${price}`,
 } as const;

@@ -2,6 +2,7 @@ import { eq, sql, type SQL } from "drizzle-orm";
 import { PgDialect, type PgColumn } from "drizzle-orm/pg-core";
 import { COURSE_MESSAGES as CM } from "#shared/courses";
 import type { CourseAccessMode } from "#shared/payments";
+import { LEVEL_MESSAGES, levelName, levelReached, MIN_LEVEL } from "#shared/levels";
 import { can, isRole, type CommunityRole } from "#shared/roles";
 import type { AppContext, Viewer } from "#server/context";
 import { boundSql, type Queryable } from "#server/db/client";
@@ -62,17 +63,29 @@ export type CourseAccessRow = {
   in_tier: boolean;
   /** The names of the tiers (not archived) that open a 'tiers' course, in their order. */
   tier_names: string[];
+  /** The level that opens a 'level' course (null otherwise). */
+  unlock_level: number | null;
+  /** The viewer's level in the community (1 without points; only read for a 'level' course). */
+  viewer_level: number;
+  /** The community's level names (null: the defaults). */
+  c_level_names: string[] | null;
 };
 
 /** What decides a viewer's access to a course (the row of COURSE_ACCESS_SQL or of a list). */
-export type CourseGate = Pick<CourseAccessRow, "access" | "purchased" | "in_tier">;
+export type CourseGate = Pick<CourseAccessRow, "access" | "purchased" | "in_tier" | "unlock_level" | "viewer_level">;
+
+const minLevel = sql.raw(String(MIN_LEVEL));
 
 /**
  * The per-viewer access columns of a course row aliased `co` (with `co.access`) for viewer
- * `userRef` (a bound parameter or an SQL expression): paid access is read only from entitlements.
+ * `userRef` (a bound parameter or an SQL expression): paid access is read only from entitlements,
+ * the level from member_points (its primary key; read for a 'level' course only).
  */
 export const courseGateSql = (userRef: SQL) => sql`${courseEntitlementSql(sql.raw("co.id"), userRef)} AS purchased,
-           coalesce(co.access = 'tiers' AND ${memberTierSql(sql.raw("co.community_id"), userRef)} = ANY(co.tier_ids), false) AS in_tier`;
+           coalesce(co.access = 'tiers' AND ${memberTierSql(sql.raw("co.community_id"), userRef)} = ANY(co.tier_ids), false) AS in_tier,
+           co.unlock_level::int AS unlock_level,
+           CASE WHEN co.access = 'level' THEN coalesce((SELECT mp.level::int FROM member_points mp
+             WHERE mp.community_id = co.community_id AND mp.user_id = ${userRef}), ${minLevel}) ELSE ${minLevel} END AS viewer_level`;
 
 /** The names of the tiers (not archived) that open the 'tiers' course aliased `co`, in their order. */
 export const tierNamesSql =
@@ -91,6 +104,7 @@ export const tierNamesSql =
 export const COURSE_ACCESS_SQL = `
     SELECT co.id, co.community_id, co.title, co.description, co.price::float8 AS price, co.status, co.order_index,
            co.thumbnail_url, co.created_at, c.visibility AS c_visibility, c.slug AS c_slug, c.name AS c_name, m.role,
+           c.level_names AS c_level_names,
            c.currency AS c_currency, co.access, co.tier_ids, ${new PgDialect().sqlToQuery(sql`${courseGateSql(sql.raw("$2"))}, ${tierNamesSql}`).sql}
       FROM courses co
       JOIN communities c ON c.id = co.community_id
@@ -124,21 +138,35 @@ export async function requireCourse(db: Queryable, courseId: string, viewerId: s
 /**
  * Whether the viewer may watch (staff always): every member of a 'members' course; for 'tiers',
  * members whose open membership is on one of its tiers; for 'sold', members holding an open course
- * entitlement.
+ * entitlement; for 'level', members who reached its level (moderators too: never locked out by a
+ * level, src/shared/levels.ts).
  */
 export function accessOf(course: CourseGate, role: CommunityRole | null) {
   if (isStaff(role)) return true;
   if (!role) return false;
   if (course.access === "tiers") return course.in_tier;
   if (course.access === "sold") return course.purchased;
+  if (course.access === "level") return levelReached(role, course.viewer_level, course.unlock_level);
   return true;
 }
 
-/** Why a course is closed to the viewer: not a member, not on a tier that opens it, or not bought. */
+/** Why a course is closed to the viewer: not a member, not on a tier that opens it, not bought, or below its level. */
 export function lockReason(course: CourseGate, role: CommunityRole | null) {
   if (accessOf(course, role)) return null;
   if (!role) return "join" as const;
+  if (course.access === "level") return "level" as const;
   return course.access === "tiers" ? ("tier" as const) : ("purchase" as const);
+}
+
+/** The refusal for a locked course's lessons and progress, by why it is locked. */
+export function lockedError(course: CourseGate & { c_level_names?: string[] | null }, role: CommunityRole | null) {
+  if (lockReason(course, role) === "level" && course.unlock_level != null) {
+    return new AppError(
+      "FORBIDDEN",
+      LEVEL_MESSAGES.courseLocked(course.unlock_level, levelName(course.c_level_names, course.unlock_level)),
+    );
+  }
+  return new AppError("FORBIDDEN", CM.locked);
 }
 
 /**

@@ -1,5 +1,4 @@
 import { and, eq, notInArray, sql } from "drizzle-orm";
-import { COURSE_MESSAGES as CM } from "#shared/courses";
 import { type CreateLessonInput } from "#shared/courses.schemas";
 import { courseLessons, courseModules, lessonCompletions, mediaFiles } from "#server/db/schema/index";
 import { isUuid } from "#server/lib/community-access";
@@ -11,6 +10,7 @@ import {
   checkOwnMedia,
   lessonFiles,
   lessonNotFound,
+  lockedError,
   moduleNotFound,
   reorderWithin,
   requireCourse,
@@ -145,7 +145,7 @@ export async function completeLesson({ ctx, viewer, lessonId }: ViewerRequest<{ 
   if (!l) throw lessonNotFound();
   const { course, role } = await requireCourse(ctx.db, l.courseId, viewer.id).catch(asNotFound(lessonNotFound));
   if (!role) throw new AppError("FORBIDDEN", "Join the community to take its courses");
-  if (!accessOf(course, role) && !l.isPreview) throw new AppError("FORBIDDEN", CM.locked);
+  if (!accessOf(course, role) && !l.isPreview) throw lockedError(course, role);
   await ctx.db
     .insert(lessonCompletions)
     .values({ userId: viewer.id, lessonId: l.id, moduleId: l.moduleId, courseId: l.courseId })

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { levelName } from "#shared/levels";
 import type { AppContext, Viewer } from "#server/context";
 import { boundSql } from "#server/db/client";
 import type { LessonResource } from "#server/db/schema/index";
@@ -32,8 +33,11 @@ const toCourseDto = (
     | "access"
     | "tier_ids"
     | "tier_names"
+    | "unlock_level"
+    | "viewer_level"
   >,
   extra: {
+    level_names: readonly string[] | null;
     has_access: boolean;
     lock_reason: ReturnType<typeof lockReason>;
     currency: string;
@@ -50,6 +54,9 @@ const toCourseDto = (
   access: r.access,
   tier_ids: r.tier_ids,
   tier_names: r.tier_names,
+  unlock_level: r.unlock_level,
+  unlock_level_name: r.unlock_level == null ? null : levelName(extra.level_names, r.unlock_level),
+  viewer_level: r.viewer_level,
   lock_reason: extra.lock_reason,
   status: r.status,
   order_index: r.order_index,
@@ -83,6 +90,7 @@ export async function listCourses({ ctx, viewer, idOrSlug }: CommunityVisit) {
   return {
     items: res.rows.map((r) =>
       toCourseDto(r, {
+        level_names: community.levelNames,
         has_access: accessOf(r, role),
         lock_reason: lockReason(r, role),
         currency: community.currency,
@@ -161,6 +169,7 @@ export async function findCourse({
   }));
   return {
     course: toCourseDto(course, {
+      level_names: course.c_level_names,
       has_access: hasAccess,
       lock_reason: reason,
       currency: course.c_currency,

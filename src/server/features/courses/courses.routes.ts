@@ -29,7 +29,12 @@ const courseDto = z.object({
   access: z.enum(COURSE_ACCESS_MODES),
   tier_ids: z.array(z.string()).describe("The tiers that open a 'tiers' course"),
   tier_names: z.array(z.string()).describe("Their names, in the community's order"),
-  lock_reason: z.enum(LOCK_REASONS).nullable().describe("Why the viewer has no access: join, purchase or tier"),
+  unlock_level: z.number().nullable().describe("The level that opens a 'level' course (2–9); null otherwise"),
+  unlock_level_name: z.string().nullable().describe("That level's name in the community"),
+  viewer_level: z
+    .number()
+    .describe("The viewer's level in the community when the course unlocks at a level; 1 otherwise"),
+  lock_reason: z.enum(LOCK_REASONS).nullable().describe("Why the viewer has no access: join, purchase, tier or level"),
   status: z.enum(["draft", "published"]),
   order_index: z.number(),
   thumbnail_url: z.string().nullable(),

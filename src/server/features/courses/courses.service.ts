@@ -30,27 +30,36 @@ import { findCourse, listCourses } from "./courses.read";
 // Courses: creating, editing, deleting, ordering and buying them. Modules and lessons have their
 // own modules (courses.modules.ts, courses.lessons.ts); reads are in courses.read.ts.
 
-type CourseSale = { access: CourseAccessMode; tierIds: string[]; price: number };
+type CourseSale = { access: CourseAccessMode; tierIds: string[]; price: number; unlockLevel: number | null };
 
 /**
  * Who a course is open to, checked against the community: a 'tiers' course names at least one of
- * its tiers on sale; a 'sold' course has a price the currency can charge. Unsent fields keep the
- * course's current value; without `access`, a price makes a course sold (the one-price form).
+ * its tiers on sale; a 'sold' course has a price the currency can charge; a 'level' course names
+ * the level (2..9) that unlocks it, and only it does. Unsent fields keep the course's current
+ * value; without `access`, a price makes a course sold (the one-price form).
  */
 async function resolveSale(
   tx: Tx,
   community: { id: string; currency: string },
   current: CourseSale | null,
-  input: { access?: CourseAccessMode; tier_ids?: string[]; price?: number },
+  input: { access?: CourseAccessMode; tier_ids?: string[]; price?: number; unlock_level?: number | null },
 ): Promise<CourseSale> {
   const price = input.price ?? current?.price ?? 0;
+  const keepsAccess = current?.access === "tiers" || current?.access === "level";
   const access =
     input.access ??
-    (input.price !== undefined && current?.access !== "tiers"
+    (input.price !== undefined && !keepsAccess
       ? input.price > 0
         ? "sold"
         : "members"
       : (current?.access ?? "members"));
+  if (access !== "level") {
+    if (input.unlock_level != null) throw new AppError("VALIDATION", CM.unlockLevelUnused);
+  } else {
+    const unlockLevel = input.unlock_level !== undefined ? input.unlock_level : (current?.unlockLevel ?? null);
+    if (unlockLevel == null) throw new AppError("VALIDATION", CM.unlockLevelNeeded);
+    return { access, tierIds: [], price: 0, unlockLevel };
+  }
   if (access === "tiers") {
     const tierIds = [...new Set(input.tier_ids ?? current?.tierIds ?? [])];
     if (tierIds.length === 0) throw new AppError("VALIDATION", PAYMENT_MESSAGES.tierIdsNeeded);
@@ -58,7 +67,7 @@ async function resolveSale(
       SELECT count(*)::int AS n FROM community_tiers
        WHERE community_id = ${community.id} AND archived_at IS NULL AND id = ANY(${sql.param(tierIds)}::uuid[])`);
     if (found.rows[0].n !== tierIds.length) throw new AppError("VALIDATION", PAYMENT_MESSAGES.tierNotFound);
-    return { access, tierIds, price: 0 };
+    return { access, tierIds, price: 0, unlockLevel: null };
   }
   if (access === "sold") {
     const minor = toMinor(price, community.currency);
@@ -70,9 +79,9 @@ async function resolveSale(
     if (minor < min)
       throw new AppError("VALIDATION", `The smallest price is ${formatMoney(min, community.currency, "en")}`);
     if (minor > MAX_AMOUNT) throw new AppError("VALIDATION", "That price is too high");
-    return { access, tierIds: [], price };
+    return { access, tierIds: [], price, unlockLevel: null };
   }
-  return { access, tierIds: [], price: 0 };
+  return { access, tierIds: [], price: 0, unlockLevel: null };
 }
 
 /** A sold course's active 'once' price: replaced by a new row when the amount or currency changes; off sale otherwise. */
@@ -111,6 +120,7 @@ export async function createCourse({ ctx, viewer, idOrSlug, input }: CommunityRe
         price: sale.price,
         access: sale.access,
         tierIds: sale.tierIds,
+        unlockLevel: sale.unlockLevel,
         status: "draft",
         thumbnailUrl: input.thumbnail_url ?? null,
         createdBy: viewer.id,
@@ -135,12 +145,21 @@ export async function updateCourse({
   checkOwnMedia(input.thumbnail_url, course.community_id);
   const community = { id: course.community_id, currency: course.c_currency };
   await ctx.db.transaction(async (tx) => {
-    const changesSale = input.access !== undefined || input.tier_ids !== undefined || input.price !== undefined;
+    const changesSale =
+      input.access !== undefined ||
+      input.tier_ids !== undefined ||
+      input.price !== undefined ||
+      input.unlock_level !== undefined;
     let sale: CourseSale | null = null;
     if (changesSale) {
       // Saves of the same course take turns, so its active price stays one row.
       await tx.execute(sql`SELECT 1 FROM courses WHERE id = ${course.id} FOR UPDATE`);
-      const current = { access: course.access, tierIds: course.tier_ids, price: Number(course.price) };
+      const current = {
+        access: course.access,
+        tierIds: course.tier_ids,
+        price: Number(course.price),
+        unlockLevel: course.unlock_level,
+      };
       sale = await resolveSale(tx, community, current, input);
       await syncCoursePrice(tx, course.id, community, sale);
     }
@@ -154,7 +173,9 @@ export async function updateCourse({
       .set({
         ...(input.title !== undefined ? { title: input.title } : {}),
         ...(input.description !== undefined ? { description: input.description } : {}),
-        ...(sale ? { price: sale.price, access: sale.access, tierIds: sale.tierIds } : {}),
+        ...(sale
+          ? { price: sale.price, access: sale.access, tierIds: sale.tierIds, unlockLevel: sale.unlockLevel }
+          : {}),
         ...(input.status !== undefined ? { status: input.status } : {}),
         ...(input.thumbnail_url !== undefined ? { thumbnailUrl: input.thumbnail_url } : {}),
         updatedAt: new Date(),

@@ -55,6 +55,8 @@ export async function mediaAccess(
     l_status: "draft" | "published" | null;
     purchased: boolean;
     in_tier: boolean;
+    unlock_level: number | null;
+    viewer_level: number;
     thumbnail_status: "draft" | "published" | null;
   }>(sql`
     SELECT c.visibility AS c_visibility, mem.role, f.status, f.post_id,
@@ -90,6 +92,8 @@ export async function mediaAccess(
                 access: r.l_access ?? "members",
                 purchased: r.purchased,
                 in_tier: r.in_tier,
+                unlock_level: r.unlock_level,
+                viewer_level: r.viewer_level,
                 status: r.l_status ?? "draft",
               },
               { is_preview: r.l_preview ?? false },
@@ -138,6 +142,8 @@ async function courseFileAccess(
     status: "draft" | "published";
     purchased: boolean;
     in_tier: boolean;
+    unlock_level: number | null;
+    viewer_level: number;
   }>(sql`
     SELECT 'lesson' AS what, l.is_preview, co.access, co.status, ${courseGateSql(sql`${viewerId ?? ""}`)}
       FROM courses co
@@ -148,7 +154,7 @@ async function courseFileAccess(
             OR l.video_url = ANY(${sql.param(urls)}::text[])
             OR l.resources @> ANY(${sql.param(urls.map((url) => JSON.stringify([{ url }])))}::jsonb[]))
     UNION ALL
-    SELECT 'thumbnail', false, co.access, co.status, false, false
+    SELECT 'thumbnail', false, co.access, co.status, false, false, NULL::int, 1
       FROM courses co
      WHERE co.community_id = ${communityId}
        AND (co.id = (SELECT f.course_id FROM media_files f WHERE f.key = ${original})

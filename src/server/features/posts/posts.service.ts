@@ -2,6 +2,7 @@ import { createHmac, randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import { and, eq, sql } from "drizzle-orm";
 import { ONBOARDING_TASKS } from "#shared/communities";
+import { LEVEL_MESSAGES, levelExempt, levelName, levelReached, MIN_LEVEL } from "#shared/levels";
 import { MSG } from "#shared/messages";
 import { firstUrl, POST_LIMITS } from "#shared/posts";
 import type { CreatePostInput, LinkPreview, MediaItem, PollData } from "#shared/posts.schemas";
@@ -96,6 +97,15 @@ export async function createPost({
   const created = await ctx.db.transaction(async (tx) => {
     const role = await roleForTakingPart(tx, community, access.role, viewer.id);
     requirePermission(role, "create_post");
+    // A minimum level to post (comments stay open): read only when the community sets one.
+    if (community.minPostLevel > MIN_LEVEL && !levelExempt(role)) {
+      const res = await tx.execute<{ level: number }>(sql`
+        SELECT level::int AS level FROM member_points WHERE community_id = ${community.id} AND user_id = ${viewer.id}`);
+      if (!levelReached(role, res.rows[0]?.level ?? MIN_LEVEL, community.minPostLevel)) {
+        const name = levelName(community.levelNames, community.minPostLevel);
+        throw new AppError("FORBIDDEN", LEVEL_MESSAGES.postLocked(community.minPostLevel, name));
+      }
+    }
     // Posting to an audience is for those in it (admins only: owners and admins).
     if (input.visibility && !mayViewPost(role, input.visibility)) {
       throw new AppError("FORBIDDEN", "Only owners and admins can post to admins only");
