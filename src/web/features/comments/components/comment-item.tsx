@@ -3,6 +3,7 @@ import { lazy, type ReactNode, Suspense } from "react";
 import { Link } from "react-router";
 import { TimeAgo } from "#web/components/ui/time-ago";
 import { Avatar } from "#web/components/ui/avatar";
+import { LevelAvatar } from "#web/features/levels";
 import { cn } from "#web/lib/cn";
 import type { Comment } from "../api/get-comments";
 import { CommentForm } from "./comment-form";
@@ -33,6 +34,7 @@ export function CommentItem({
   onSaveEdit,
   onDelete,
   children,
+  levelNames,
 }: {
   comment: Comment;
   isReply: boolean;
@@ -49,6 +51,8 @@ export function CommentItem({
   onDelete: () => void;
   /** Replies and the reply box, under a top-level comment. */
   children?: ReactNode;
+  /** The community's level names, for the author's level badge. */
+  levelNames?: readonly string[] | null;
 }) {
   if (comment.deleted) {
     return (
@@ -81,9 +85,11 @@ export function CommentItem({
     <article id={commentAnchorId(comment.id)} aria-labelledby={nameId} className="scroll-mt-24">
       <div className="flex items-start gap-3">
         {profileHref ? (
-          <Link to={profileHref} tabIndex={-1} aria-hidden="true" className="shrink-0">
-            <Avatar src={comment.author?.avatar_url} name={name} size={isReply ? "sm" : "md"} className={avatarFit} />
-          </Link>
+          <LevelAvatar level={comment.author?.level} names={levelNames} size={isReply ? "sm" : "md"}>
+            <Link to={profileHref} tabIndex={-1} aria-hidden="true" className="shrink-0">
+              <Avatar src={comment.author?.avatar_url} name={name} size={isReply ? "sm" : "md"} className={avatarFit} />
+            </Link>
+          </LevelAvatar>
         ) : (
           <Avatar src={null} name={name} size={isReply ? "sm" : "md"} className={avatarFit} />
         )}

@@ -15,6 +15,7 @@ import { useUpdateComment } from "../api/update-comment";
 import { CommentForm } from "./comment-form";
 import { commentAnchorId, commentAuthorName, CommentItem } from "./comment-item";
 import { LoadingRegion } from "#web/components/ui/load-states";
+import { useLevelNames } from "#web/features/levels";
 import { FormMessage } from "#web/components/ui/form-message";
 
 type ReplyTarget = { parentId: string; mention: string | null };
@@ -39,8 +40,11 @@ export function CommentsSection({
   approved,
   viewerRole,
   fallbackCount,
+  communityId,
 }: {
   postId: string;
+  /** The post's community, for the level names of the authors' badges. */
+  communityId?: string;
   /** A post waiting for approval takes no comments yet. */
   approved: boolean;
   viewerRole: CommunityRole | null;
@@ -48,6 +52,7 @@ export function CommentsSection({
   fallbackCount: number;
 }) {
   const me = useMe();
+  const levelNames = useLevelNames(communityId);
   const user = me.data?.user ?? null;
   const profile = me.data?.profile ?? null;
   const signedOut = me.isSuccess && !user;
@@ -121,6 +126,7 @@ export function CommentsSection({
       <CommentItem
         comment={comment}
         isReply={parent !== null}
+        levelNames={levelNames}
         mayEdit={isOwn && can(viewerRole, "edit_own_post")}
         mayDelete={(isOwn && can(viewerRole, "delete_own_post")) || mayModerate}
         editing={editingId === comment.id}

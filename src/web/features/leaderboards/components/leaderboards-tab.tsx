@@ -10,6 +10,8 @@ import type { CommunityView } from "#web/features/communities";
 import { type LeaderboardEntry, type LeaderboardPeriod, useLeaderboard } from "../api/get-leaderboard";
 import { EmptyState } from "#web/components/empty-state";
 import { LoadingRegion } from "#web/components/ui/load-states";
+import { LevelAvatar } from "#web/features/levels";
+import { LevelLadder, LevelProgress } from "./level-ladder";
 
 const PERIODS: readonly { id: LeaderboardPeriod; label: string; phrase: string }[] = [
   { id: "7d", label: "7 days", phrase: "in the last 7 days" },
@@ -18,6 +20,7 @@ const PERIODS: readonly { id: LeaderboardPeriod; label: string; phrase: string }
 ];
 
 const likesText = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "like" : "likes"}`;
+const pointsText = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "point" : "points"}`;
 
 /** Gold, silver and bronze for the first three ranks. */
 const medal: Record<number, string> = {
@@ -36,6 +39,9 @@ export function LeaderboardsTab({ community: c }: { community: CommunityView }) 
   const data = board.data;
   const viewer = data?.viewer ?? null;
   const viewerListed = viewer !== null && data?.items.some((e) => e.user_id === viewer.user_id);
+  const viewerLevel = data?.viewer_level ?? c.viewer.level ?? null;
+  const names = c.level_names;
+  const rowProps = { names, allTime: period === "all" };
 
   return (
     <section aria-labelledby="leaderboard-heading" className="space-y-4">
@@ -44,7 +50,9 @@ export function LeaderboardsTab({ community: c }: { community: CommunityView }) 
           <h2 id="leaderboard-heading" className="text-lg font-bold tracking-tight text-stone-900">
             Leaderboard
           </h2>
-          <p className="text-sm text-stone-600">Members ranked by the likes their posts and comments received.</p>
+          <p className="text-sm text-stone-600">
+            Members ranked by the likes their posts and comments received (all time: their points).
+          </p>
         </div>
         <div
           role="group"
@@ -67,6 +75,9 @@ export function LeaderboardsTab({ community: c }: { community: CommunityView }) 
           ))}
         </div>
       </div>
+
+      {viewerLevel && <LevelProgress viewer={viewerLevel} names={names} thresholds={c.level_thresholds} />}
+      {data && data.ladder.length > 0 && <LevelLadder ladder={data.ladder} viewerLevel={viewerLevel?.level ?? null} />}
 
       {board.isPending ? (
         <LoadingRegion label="Loading leaderboard" className="rounded-3xl bg-white p-2 shadow-sm ring-1 ring-stone-200">
@@ -96,7 +107,7 @@ export function LeaderboardsTab({ community: c }: { community: CommunityView }) 
           >
             {data!.items.map((entry) => (
               <li key={entry.user_id}>
-                <Row entry={entry} isViewer={entry.user_id === myId} />
+                <Row entry={entry} isViewer={entry.user_id === myId} {...rowProps} />
               </li>
             ))}
           </ol>
@@ -104,7 +115,7 @@ export function LeaderboardsTab({ community: c }: { community: CommunityView }) 
             <div className="mt-4">
               <h3 className="mb-2 px-1 text-xs font-semibold tracking-wide text-stone-600 uppercase">Your rank</h3>
               <div className="overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-stone-200">
-                <Row entry={viewer} isViewer />
+                <Row entry={viewer} isViewer {...rowProps} />
               </div>
             </div>
           )}
@@ -120,7 +131,17 @@ export function LeaderboardsTab({ community: c }: { community: CommunityView }) 
   );
 }
 
-function Row({ entry, isViewer }: { entry: LeaderboardEntry; isViewer: boolean }) {
+function Row({
+  entry,
+  isViewer,
+  names,
+  allTime,
+}: {
+  entry: LeaderboardEntry;
+  isViewer: boolean;
+  names: readonly string[];
+  allTime: boolean;
+}) {
   const name = entry.full_name || entry.username || "Former member";
   return (
     <div
@@ -139,7 +160,9 @@ function Row({ entry, isViewer }: { entry: LeaderboardEntry; isViewer: boolean }
         <span className="sr-only">Rank </span>
         {entry.rank}
       </span>
-      <Avatar src={entry.avatar_url} name={name} className="max-sm:size-8 max-sm:text-xs" />
+      <LevelAvatar level={entry.level} names={names}>
+        <Avatar src={entry.avatar_url} name={name} className="max-sm:size-8 max-sm:text-xs" />
+      </LevelAvatar>
       <div className="min-w-0 flex-1">
         <p className="flex items-center gap-2">
           {entry.username ? (
@@ -160,7 +183,7 @@ function Row({ entry, isViewer }: { entry: LeaderboardEntry; isViewer: boolean }
       </div>
       <p className="inline-flex shrink-0 items-center gap-1.5 text-sm font-semibold text-stone-800 tabular-nums">
         <Heart className="size-4 fill-rose-500 text-rose-500 max-sm:hidden" aria-hidden="true" />
-        {likesText(entry.points)}
+        {allTime ? pointsText(entry.points) : likesText(entry.points)}
       </p>
     </div>
   );

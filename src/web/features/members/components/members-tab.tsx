@@ -7,6 +7,7 @@ import { MSG } from "#shared/messages";
 import { assignableRoles, COMMUNITY_ROLES, type CommunityRole, mayRemoveMember, ROLE_LABELS } from "#shared/roles";
 import { ConfirmDialog } from "#web/components/ui/alert-dialog";
 import { Avatar } from "#web/components/ui/avatar";
+import { LevelAvatar } from "#web/features/levels";
 import { Button, buttonClasses } from "#web/components/ui/button";
 import { overlayClasses, panelClasses } from "#web/components/ui/dialog";
 import {
@@ -177,7 +178,9 @@ export function MembersTab({ community: c }: { community: CommunityView }) {
                   <tr key={m.user_id} className="align-middle">
                     <td className="py-3 pr-2 pl-3 sm:px-4">
                       <div className="flex items-center gap-3">
-                        <Avatar src={m.avatar_url} name={name} className="max-sm:hidden" />
+                        <LevelAvatar level={m.level} names={c.level_names} className="max-sm:hidden">
+                          <Avatar src={m.avatar_url} name={name} />
+                        </LevelAvatar>
                         <div className="min-w-0">
                           <p className="truncate font-semibold text-stone-900">
                             {m.username ? (

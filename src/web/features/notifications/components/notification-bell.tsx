@@ -5,7 +5,8 @@ import { Link } from "react-router";
 import { badgeCount } from "#shared/format";
 import { Popover, PopoverContent, PopoverTrigger } from "#web/components/ui/popover";
 import { type NotificationStreamEvent, useNotificationStream } from "#web/lib/use-notification-stream";
-import { useLatestNotifications } from "../api/get-notifications";
+import { applyLevelUps } from "#web/features/levels";
+import { latestNotificationsQueryOptions, useLatestNotifications } from "../api/get-notifications";
 import { useUnreadCount } from "../api/get-unread-count";
 import { invalidateNotifications } from "../api/notification-keys";
 import { MarkAllReadButton } from "./mark-all-read-button";
@@ -29,6 +30,13 @@ export function NotificationBell({ onStreamEvent }: { onStreamEvent?: (event: No
   const headingId = useId();
   useNotificationStream((event) => {
     if (event !== "memberships") void invalidateNotifications(queryClient);
+    // A level-up changes the viewer's level, badges and unlocks in its community: read them again.
+    if (event === "notification" || event === "resync") {
+      void queryClient.fetchQuery(latestNotificationsQueryOptions()).then(
+        (page) => applyLevelUps(queryClient, page.items),
+        () => undefined,
+      );
+    }
     onStreamEvent?.(event);
   });
 

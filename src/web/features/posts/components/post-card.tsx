@@ -4,6 +4,7 @@ import { Link, useLocation } from "react-router";
 import { TimeAgo } from "#web/components/ui/time-ago";
 import type { CommunityRole } from "#shared/roles";
 import { Avatar } from "#web/components/ui/avatar";
+import { LevelAvatar, useLevelNames } from "#web/features/levels";
 import { openAuthDialog } from "#web/lib/auth-dialog-events";
 import { cn } from "#web/lib/cn";
 import { useMe } from "#web/lib/session";
@@ -54,6 +55,7 @@ export function PostCard({
   const viewerId = me.data?.user?.id ?? null;
   const signedOut = me.isSuccess && !me.data.user;
   const author = post.author;
+  const levelNames = useLevelNames(post.community_id);
   const name = author?.full_name || author?.username || "Former member";
   const anchor = postAnchorId(post.id);
   const images = post.media_urls.filter((m) => m.type === "image");
@@ -75,9 +77,11 @@ export function PostCard({
     >
       <header className="flex items-start gap-3">
         {author ? (
-          <Link to={`/u/${encodeURIComponent(author.username)}`} tabIndex={-1} aria-hidden="true">
-            <Avatar src={author.avatar_url} name={name} />
-          </Link>
+          <LevelAvatar level={author.level} names={levelNames}>
+            <Link to={`/u/${encodeURIComponent(author.username)}`} tabIndex={-1} aria-hidden="true">
+              <Avatar src={author.avatar_url} name={name} />
+            </Link>
+          </LevelAvatar>
         ) : (
           <Avatar src={null} name={name} />
         )}

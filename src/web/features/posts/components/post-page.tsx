@@ -70,6 +70,7 @@ export function PostPage({ postId }: { postId: string }) {
         approved={post.is_approved}
         viewerRole={viewer_role}
         fallbackCount={post.comments_count}
+        communityId={post.community_id}
       />
     </main>
   );
