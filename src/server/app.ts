@@ -97,8 +97,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   ctx.worker.register(eventJobHandlers(ctx));
   ctx.worker.register(levelJobHandlers(ctx));
 
-  await registerSecurityHeaders(root, config);
-  await registerCompression(root);
+  registerSecurityHeaders(root, config);
+  registerCompression(root);
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 10 } });
   await registerOpenApi(root);

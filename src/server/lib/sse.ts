@@ -1,3 +1,4 @@
+import type { OutgoingHttpHeaders } from "node:http";
 import type { ServerResponse } from "node:http";
 import type { FastifyReply } from "fastify";
 
@@ -33,9 +34,12 @@ export class SseStream {
     reply: FastifyReply,
     private readonly opts: SseOptions,
   ) {
+    // The headers set so far (the security headers of every answer) go with the stream's own.
+    const earlier = reply.getHeaders() as OutgoingHttpHeaders;
     reply.hijack();
     this.res = reply.raw;
     this.res.writeHead(200, {
+      ...earlier,
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-cache, no-transform",
       "x-accel-buffering": "no",

@@ -1,20 +1,79 @@
 import zlib from "node:zlib";
-import compress from "@fastify/compress";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
 /** Brotli at a level that costs about what gzip does (the default, 11, is for build-time assets). */
 export const BROTLI_QUICK = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
+const GZIP_OPTIONS = { level: 6 };
+
+/** Answers under this many bytes go as they are: compressing them saves little and costs a hop. */
+export const COMPRESS_THRESHOLD = 1024;
+
+const COMPRESSIBLE = /^(?:application\/(?:json|javascript|xml|[\w.+-]+\+(?:json|xml))|text\/[\w.+-]+|image\/svg\+xml)/i;
 
 /**
- * JSON and pages over 1 KB go compressed to clients that ask (a feed page: about 50 KB → 10 KB).
- * Quick settings: it runs on every read. Built assets are precompressed at build time and sent as
- * they are; event streams take over the socket and are never buffered by it.
+ * The encoding to answer in for an Accept-Encoding header: br, else gzip, else none. Tokens with
+ * q=0 are refused; otherwise the server's preference decides (as browsers send both).
  */
-export async function registerCompression(app: FastifyInstance): Promise<void> {
-  await app.register(compress, {
-    threshold: 1024,
-    encodings: ["br", "gzip"],
-    brotliOptions: BROTLI_QUICK,
-    zlibOptions: { level: 6 },
+export function pickEncoding(header: string | string[] | undefined): "br" | "gzip" | null {
+  if (!header) return null;
+  const value = Array.isArray(header) ? header.join(",") : header;
+  let br = false;
+  let gzip = false;
+  for (const part of value.split(",")) {
+    const [raw, ...params] = part.toLowerCase().split(";");
+    const token = raw.trim();
+    const refused = params.some((p) => /^\s*q\s*=\s*0(?:\.0*)?\s*$/.test(p));
+    if (refused) continue;
+    if (token === "br") br = true;
+    else if (token === "gzip" || token === "x-gzip") gzip = true;
+    else if (token === "*") br = gzip = true;
+  }
+  return br ? "br" : gzip ? "gzip" : null;
+}
+
+const encode = (encoding: "br" | "gzip", body: Buffer | string) =>
+  new Promise<Buffer>((resolve, reject) => {
+    const done = (err: Error | null, out: Buffer) => (err ? reject(err) : resolve(out));
+    if (encoding === "br") zlib.brotliCompress(body, BROTLI_QUICK, done);
+    else zlib.gzip(body, GZIP_OPTIONS, done);
   });
+
+/**
+ * JSON and text answers over 1 KB go compressed to clients that ask (a feed page: about 50 KB →
+ * 10 KB), in one pass on the thread pool: the answer is whole in memory by now, so there is no
+ * stream to set up and it leaves in one write. Answers that already carry a Content-Encoding (the
+ * build's precompressed assets, a calendar feed's stored gzip), streams (files, event streams) and
+ * small ones pass untouched. docs/decisions/0017-request-layers.md.
+ */
+export function registerCompression(app: FastifyInstance): void {
+  app.addHook(
+    "onSend",
+    (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      payload: unknown,
+      done: (err: Error | null, p?: unknown) => void,
+    ) => {
+      if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return done(null, payload);
+      const size = typeof payload === "string" ? Buffer.byteLength(payload) : payload.length;
+      if (size < COMPRESS_THRESHOLD || request.method === "HEAD" || reply.hasHeader("content-encoding")) {
+        return done(null, payload);
+      }
+      const type = reply.getHeader("content-type");
+      if (typeof type !== "string" || !COMPRESSIBLE.test(type)) return done(null, payload);
+      const vary = reply.getHeader("vary");
+      if (!vary) reply.header("vary", "accept-encoding");
+      else if (!/accept-encoding/i.test(String(vary))) reply.header("vary", `${String(vary)}, accept-encoding`);
+      const encoding = pickEncoding(request.headers["accept-encoding"]);
+      if (!encoding) return done(null, payload);
+      encode(encoding, payload).then(
+        (out) => {
+          reply.header("content-encoding", encoding);
+          reply.removeHeader("content-length");
+          done(null, out);
+        },
+        (err: Error) => done(err),
+      );
+    },
+  );
 }

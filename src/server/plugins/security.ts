@@ -1,4 +1,4 @@
-import helmet from "@fastify/helmet";
+import helmet from "helmet";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "#server/config";
 import { AppError } from "#server/lib/errors";
@@ -37,14 +37,43 @@ function cspFor(config: Config) {
   };
 }
 
-/** The security headers of every answer (helmet): the content security policy, HSTS, referrer policy. */
-export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
-  await app.register(helmet, {
+/**
+ * The security headers every answer carries, as helmet writes them for this configuration: the
+ * content security policy, HSTS, the referrer policy and the rest of helmet's defaults. They depend
+ * on the configuration alone, so helmet runs once, at start, against a recording response.
+ */
+export function securityHeaders(config: Config): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const res = {
+    setHeader: (name: string, value: string | number | readonly string[]) => {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : String(value);
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  let finished = false;
+  helmet({
     contentSecurityPolicy: { useDefaults: false, directives: cspFor(config) },
     strictTransportSecurity: { maxAge: 31536000, includeSubDomains: true },
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
     crossOriginEmbedderPolicy: false,
     crossOriginResourcePolicy: { policy: "same-origin" },
+  })({} as never, res as never, (err?: unknown) => {
+    if (err) throw err instanceof Error ? err : new Error(String(err));
+    finished = true;
+  });
+  // helmet's middleware is synchronous; a version that is not would leave answers unprotected.
+  if (!finished) throw new Error("helmet did not set the security headers synchronously");
+  return headers;
+}
+
+/** Sets the security headers on every answer, before any route or error handler runs. */
+export function registerSecurityHeaders(app: FastifyInstance, config: Config): void {
+  const headers = securityHeaders(config);
+  app.addHook("onRequest", (_request, reply, done) => {
+    reply.headers(headers);
+    done();
   });
 }
 
