@@ -4,6 +4,7 @@ import {
   ChartColumn,
   CircleDollarSign,
   Compass,
+  DoorOpen,
   LayoutDashboard,
   PanelsTopLeft,
   ScrollText,
@@ -33,6 +34,7 @@ import { DashboardTab } from "./dashboard-tab";
 import { DiscoveryTab } from "./discovery-tab";
 import { GeneralTab } from "./general-tab";
 import { InviteTab } from "./invite-tab";
+import { MembershipTab } from "./membership-tab";
 import { MetricsTab } from "./metrics-tab";
 import { PageTabsTab } from "./page-tabs-tab";
 import { PayoutsTab } from "./payouts-tab";
@@ -43,6 +45,7 @@ import type { CommunitySettingsSection, SettingsTabProps } from "./settings-pane
 export type CommunitySettingsTab =
   | "dashboard"
   | "invite"
+  | "membership"
   | "general"
   | "pricing"
   | "payouts"
@@ -70,6 +73,13 @@ const TABS: readonly TabDefinition[] = [
     render: (p) => <DashboardTab {...p} />,
   },
   { id: "invite", label: "Invite", icon: UserPlus, needs: "invite_members", render: (p) => <InviteTab {...p} /> },
+  {
+    id: "membership",
+    label: "Membership",
+    icon: DoorOpen,
+    needs: "manage_settings",
+    render: (p) => <MembershipTab {...p} />,
+  },
   { id: "general", label: "General", icon: Settings2, needs: "edit_community", render: (p) => <GeneralTab {...p} /> },
   {
     id: "pricing",

@@ -13,14 +13,17 @@ import {
 import { lazy, type ReactNode, Suspense, useState } from "react";
 import { Link } from "react-router";
 import { categoryLabel } from "#shared/communities";
+import { JOIN_MESSAGES } from "#shared/membership";
 import { priceText } from "#shared/money";
 import { formatCount } from "#shared/format";
 import { Avatar } from "#web/components/ui/avatar";
 import { Button } from "#web/components/ui/button";
+import { FormMessage } from "#web/components/ui/form-message";
 import { cn } from "#web/lib/cn";
 import { type CommunityView, CommunityIcon, CoverImage } from "#web/features/communities";
 import { CommunityFigures } from "./community-figures";
 import { joinLabel, useJoinAction } from "#web/features/members";
+import { JoinRequestPanel } from "#web/features/membership";
 
 /** The plan chooser loads when JOIN is pressed on a paid community. */
 const PlanChooser = lazy(() =>
@@ -30,6 +33,8 @@ const PlanChooser = lazy(() =>
 /** What a visitor or non-member sees of a public community (SPEC §2), with the JOIN button. */
 export function CommunityLanding({ community: c }: { community: CommunityView }) {
   const join = useJoinAction(c);
+  // By request: the questions first; once approved (a paid community's checkout next) JOIN as usual.
+  const takesRequest = c.join_policy === "request" && c.viewer.join_request?.status !== "approved";
   const category = categoryLabel(c.category);
   return (
     <main id="main" className="mx-auto max-w-6xl px-4 py-6 sm:px-6 sm:py-10">
@@ -66,9 +71,27 @@ export function CommunityLanding({ community: c }: { community: CommunityView })
                 <p className="text-sm leading-relaxed text-stone-700 lg:mt-4">{c.short_description || c.tagline}</p>
               )}
               <CommunityFigures community={c} className="mt-5" />
-              <Button size="lg" className="mt-6 w-full tracking-wide" onClick={join.run} loading={join.pending}>
-                {joinLabel(c)}
-              </Button>
+              {takesRequest ? (
+                <div className="mt-6">
+                  <JoinRequestPanel
+                    communityId={c.id}
+                    communityName={c.name}
+                    questions={c.request_questions}
+                    askEmail={c.request_ask_email}
+                    request={c.viewer.join_request}
+                    signedIn={c.viewer.signed_in}
+                    label={joinLabel(c)}
+                  />
+                </div>
+              ) : c.join_policy === "invite" ? (
+                <FormMessage tone="info" className="mt-6">
+                  {JOIN_MESSAGES.inviteOnly}
+                </FormMessage>
+              ) : (
+                <Button size="lg" className="mt-6 w-full tracking-wide" onClick={join.run} loading={join.pending}>
+                  {joinLabel(c)}
+                </Button>
+              )}
               {join.choosing && (
                 <Suspense>
                   <PlanChooser
@@ -79,9 +102,11 @@ export function CommunityLanding({ community: c }: { community: CommunityView })
                   />
                 </Suspense>
               )}
-              <p className="mt-3 text-center text-xs text-stone-600">
-                {c.type === "paid" ? "Choose a plan. Cancel any time." : "Free to join. Leave any time."}
-              </p>
+              {!takesRequest && c.join_policy !== "invite" && (
+                <p className="mt-3 text-center text-xs text-stone-600">
+                  {c.type === "paid" ? "Choose a plan. Cancel any time." : "Free to join. Leave any time."}
+                </p>
+              )}
             </div>
             {c.creator && (
               <div className="flex items-center gap-3 border-t border-stone-100 bg-stone-50/70 px-6 py-4">

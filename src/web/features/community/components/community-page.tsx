@@ -37,7 +37,7 @@ export function CommunityPage({ idOrSlug }: { idOrSlug: string }) {
     if (!gate) return <ErrorFallback />;
     return (
       <Suspense fallback={<CommunityPageSkeleton />}>
-        <CommunityGate kind={gate} />
+        <CommunityGate kind={gate} idOrSlug={idOrSlug} />
       </Suspense>
     );
   }

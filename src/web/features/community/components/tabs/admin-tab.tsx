@@ -27,6 +27,7 @@ import type { HomeTab } from "../community-home";
 import { PendingApprovals } from "#web/features/posts";
 import { RoleBadge } from "#web/features/members";
 import { LoadingRegion } from "#web/components/ui/load-states";
+import { JoinRequestsSection } from "#web/features/membership";
 
 /** Owner and admin: real figures from /stats, pending approvals, member management, bans. */
 export function AdminTab({
@@ -57,6 +58,9 @@ export function AdminTab({
           <Analytics stats={stats.data} />
         )}
       </section>
+
+      {/* Requests waiting, and any left from before the community stopped taking them. */}
+      {c.viewer.permissions.includes("invite_members") && <JoinRequestsSection communityId={c.id} />}
 
       <Panel
         title="Pending approvals"
