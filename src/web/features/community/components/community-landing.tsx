@@ -23,7 +23,11 @@ import { cn } from "#web/lib/cn";
 import { type CommunityView, CommunityIcon, CoverImage } from "#web/features/communities";
 import { CommunityFigures } from "./community-figures";
 import { joinLabel, useJoinAction } from "#web/features/members";
-import { JoinRequestPanel } from "#web/features/membership";
+
+/** The request form loads only for a community that takes requests. */
+const JoinRequestPanel = lazy(() =>
+  import("#web/features/membership/components/join-request-panel").then((m) => ({ default: m.JoinRequestPanel })),
+);
 
 /** The plan chooser loads when JOIN is pressed on a paid community. */
 const PlanChooser = lazy(() =>
@@ -73,15 +77,17 @@ export function CommunityLanding({ community: c }: { community: CommunityView })
               <CommunityFigures community={c} className="mt-5" />
               {takesRequest ? (
                 <div className="mt-6">
-                  <JoinRequestPanel
-                    communityId={c.id}
-                    communityName={c.name}
-                    questions={c.request_questions}
-                    askEmail={c.request_ask_email}
-                    request={c.viewer.join_request}
-                    signedIn={c.viewer.signed_in}
-                    label={joinLabel(c)}
-                  />
+                  <Suspense fallback={<div className="h-12 animate-pulse rounded-xl bg-stone-200/70" />}>
+                    <JoinRequestPanel
+                      communityId={c.id}
+                      communityName={c.name}
+                      questions={c.request_questions}
+                      askEmail={c.request_ask_email}
+                      request={c.viewer.join_request}
+                      signedIn={c.viewer.signed_in}
+                      label={joinLabel(c)}
+                    />
+                  </Suspense>
                 </div>
               ) : c.join_policy === "invite" ? (
                 <FormMessage tone="info" className="mt-6">
