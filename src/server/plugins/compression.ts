@@ -10,24 +10,25 @@ export const COMPRESS_THRESHOLD = 1024;
 
 const COMPRESSIBLE = /^(?:application\/(?:json|javascript|xml|[\w.+-]+\+(?:json|xml))|text\/[\w.+-]+|image\/svg\+xml)/i;
 
-/**
- * The encoding to answer in for an Accept-Encoding header: br, else gzip, else none. Tokens with
- * q=0 are refused; otherwise the server's preference decides (as browsers send both).
- */
-export function pickEncoding(header: string | string[] | undefined): "br" | "gzip" | null {
-  if (!header) return null;
+/** The encodings an Accept-Encoding header accepts (a token with q=0 is refused; "*" takes both). */
+export function acceptedEncodings(header: string | string[] | undefined): { br: boolean; gzip: boolean } {
+  const out = { br: false, gzip: false };
+  if (!header) return out;
   const value = Array.isArray(header) ? header.join(",") : header;
-  let br = false;
-  let gzip = false;
   for (const part of value.split(",")) {
     const [raw, ...params] = part.toLowerCase().split(";");
     const token = raw.trim();
-    const refused = params.some((p) => /^\s*q\s*=\s*0(?:\.0*)?\s*$/.test(p));
-    if (refused) continue;
-    if (token === "br") br = true;
-    else if (token === "gzip" || token === "x-gzip") gzip = true;
-    else if (token === "*") br = gzip = true;
+    if (params.some((p) => /^\s*q\s*=\s*0(?:\.0*)?\s*$/.test(p))) continue;
+    if (token === "br") out.br = true;
+    else if (token === "gzip" || token === "x-gzip") out.gzip = true;
+    else if (token === "*") out.br = out.gzip = true;
   }
+  return out;
+}
+
+/** The encoding to answer in: br, else gzip, else none (the server's preference; browsers send both). */
+export function pickEncoding(header: string | string[] | undefined): "br" | "gzip" | null {
+  const { br, gzip } = acceptedEncodings(header);
   return br ? "br" : gzip ? "gzip" : null;
 }
 

@@ -2,14 +2,13 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
-import { Negotiator } from "@fastify/accept-negotiator";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "#server/config";
 import { errorBody } from "#server/lib/errors";
 import { createPageShell } from "#server/lib/page-shell";
 import { hasSessionCookie } from "#server/lib/session";
-import { BROTLI_QUICK } from "./compression";
+import { BROTLI_QUICK, pickEncoding } from "./compression";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -44,7 +43,6 @@ export async function registerWebShell(app: FastifyInstance, opts: { config: Con
   }
 
   const pageShell = webBuilt ? createPageShell(webDist) : null;
-  const pageEncodings = new Negotiator({ supportedValues: ["br", "gzip", "identity"] });
   app.setNotFoundHandler((request, reply) => {
     const isPage = request.method === "GET" && !/^\/(api|assets|media|dev)(\/|$|\?)/.test(request.url);
     if (!isPage || !pageShell) {
@@ -59,7 +57,7 @@ export async function registerWebShell(app: FastifyInstance, opts: { config: Con
       .type("text/html; charset=utf-8");
     // The not-found handler is not a route, so the compression hook does not reach it: compress here.
     const html = pageShell(pathname, signedIn);
-    const encoding = pageEncodings.negotiate(String(request.headers["accept-encoding"] ?? ""));
+    const encoding = pickEncoding(request.headers["accept-encoding"]);
     if (encoding === "br")
       return reply.header("content-encoding", "br").send(zlib.brotliCompressSync(html, BROTLI_QUICK));
     if (encoding === "gzip") return reply.header("content-encoding", "gzip").send(zlib.gzipSync(html, { level: 6 }));

@@ -1,9 +1,9 @@
-import { Negotiator } from "@fastify/accept-negotiator";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { CALENDAR_MESSAGES } from "#shared/calendar";
 import { calendarFeedDto } from "#shared/calendar.schemas";
 import type { AppContext } from "#server/context";
+import { acceptedEncodings } from "#server/plugins/compression";
 import { notFound } from "#server/lib/errors";
 import { RATE_RULES } from "#server/lib/rate-limit";
 import { errorResponses } from "#server/lib/schemas";
@@ -13,9 +13,7 @@ const tags = ["events"];
 const ICS_TYPE = "text/calendar; charset=utf-8";
 
 /** "gzip" (or "*", or "x-gzip") with a quality above 0 in an Accept-Encoding header. */
-const gzipOnly = new Negotiator({ supportedValues: ["gzip"] });
-const acceptsGzip = (header: string | undefined) =>
-  gzipOnly.negotiate((header ?? "").toLowerCase().replace(/x-gzip/g, "gzip")) === "gzip";
+const acceptsGzip = (header: string | undefined) => acceptedEncodings(header).gzip;
 
 /** Issue 19: 'Add to calendar' files, and each person's private calendar feed (made and revoked in Edit Profile). */
 export const calendarFeedRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
