@@ -279,7 +279,11 @@ function decodeCursor(raw: string | undefined): Cursor | null {
   return { at, id };
 }
 
-/** Pending requests oldest first, keyset paged, with how many are waiting. */
+/** Someone who joined another way (an invite) while their request waited is no longer asking. */
+const notMemberYet = sql`NOT EXISTS (SELECT 1 FROM community_members m
+                                      WHERE m.community_id = r.community_id AND m.user_id = r.user_id)`;
+
+/** Pending requests oldest first, keyset paged, with how many are waiting (members since left out). */
 export async function findJoinRequests({ ctx, viewer, idOrSlug, cursor }: Req<{ cursor?: string }>) {
   const community = await requireCommunityPermission(ctx.db, idOrSlug, viewer.id, "invite_members");
   const after = decodeCursor(cursor);
@@ -303,12 +307,13 @@ export async function findJoinRequests({ ctx, viewer, idOrSlug, cursor }: Req<{ 
            r.decided_at, r.reason
       FROM join_requests r
       LEFT JOIN user_profiles p ON p.user_id = r.user_id
-     WHERE r.community_id = ${community.id} AND r.status = 'pending'
+     WHERE r.community_id = ${community.id} AND r.status = 'pending' AND ${notMemberYet}
        ${after ? sql`AND (r.created_at, r.id) > (${after.at}::timestamptz, ${after.id}::uuid)` : sql``}
      ORDER BY r.created_at, r.id
      LIMIT ${limit + 1}`);
   const count = await ctx.db.execute<{ n: number }>(
-    sql`SELECT count(*)::int AS n FROM join_requests WHERE community_id = ${community.id} AND status = 'pending'`,
+    sql`SELECT count(*)::int AS n FROM join_requests r
+         WHERE r.community_id = ${community.id} AND r.status = 'pending' AND ${notMemberYet}`,
   );
   const rows = res.rows.slice(0, limit);
   const last = rows.at(-1);

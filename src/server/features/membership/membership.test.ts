@@ -176,6 +176,11 @@ describe("join requests", () => {
     expect(again.body.error.message).toBe(JOIN_MESSAGES.requestNotFound);
     // Withdrawn is no decline: they may ask again at once.
     expect((await apply(c, u)).status).toBe(201);
+    // Joining through an invite meanwhile takes them off the queue.
+    const code = (await http.get(`/api/communities/${c.id}`, { cookie: owner.cookie })).body.invite_code;
+    expect((await list(c, owner)).body.count).toBe(1);
+    expect((await http.post(`/api/invites/${code}/accept`, {}, { cookie: u.cookie })).status).toBe(200);
+    expect((await list(c, owner)).body).toMatchObject({ count: 0, items: [] });
   });
 
   it("bulk: a mix of pending, decided and unknown requests decides the pending ones and reports the rest", async () => {
@@ -201,6 +206,14 @@ describe("join requests", () => {
     const other = await requestCommunity(owner);
     const foreign = (await apply(other, people[0])).body.request.id;
     expect((await decide(c, owner, [foreign], "approve")).body.results[0].status).toBe("skipped");
+    // Two admins approving the same request at once: it is decided once, the member counted once.
+    const racer = await signedInUser(t);
+    const raced = (await apply(c, racer)).body.request.id;
+    const before = await memberCount(c);
+    const both = await Promise.all([decide(c, owner, [raced], "approve"), decide(c, owner, [raced], "approve")]);
+    expect(both.map((r) => r.body.approved).sort()).toEqual([0, 1]);
+    expect(await memberCount(c)).toBe(before + 1);
+    expect((await notes(racer, "join_approved")).length).toBe(1);
     // At most bulkMax at once.
     const tooMany = Array.from({ length: JOIN_REQUEST_LIMITS.bulkMax + 1 }, () => unknown);
     expect((await decide(c, owner, tooMany, "approve")).status).toBe(400);
