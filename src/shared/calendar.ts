@@ -140,15 +140,25 @@ export const CALENDAR_MESSAGES = {
   calendarOff: "This community has no calendar",
 } as const;
 
+const ZONES_SEEN = new Map<string, boolean>();
+
 /** Whether a zone is an IANA time zone this runtime knows (the check both sides make). */
 export function isTimeZone(zone: string): boolean {
   if (!zone || zone.length > 64) return false;
+  const known = ZONES_SEEN.get(zone);
+  if (known !== undefined) return known;
+  let valid: boolean;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
+    valid = true;
   } catch {
-    return false;
+    valid = false;
   }
+  // Building a formatter costs more than the rest of a month-grid request: answers are kept (a
+  // zone's validity does not change while the process runs), up to a bound against made-up names.
+  if (ZONES_SEEN.size >= 2_000) ZONES_SEEN.clear();
+  ZONES_SEEN.set(zone, valid);
+  return valid;
 }
 
 /** Where an occurrence stands at `now` (ms since the epoch). */
