@@ -5,6 +5,7 @@ import { communities } from "./communities";
 import { courses } from "./courses";
 import { faults } from "./faults";
 import { foundation } from "./foundation";
+import { levels } from "./levels";
 import { mixed } from "./mixed";
 import { payments } from "./payments";
 import { posts } from "./posts";
@@ -24,4 +25,5 @@ export const SCENARIOS: Scenario[] = [
   realtime,
   payments,
   calendar,
+  levels,
 ];

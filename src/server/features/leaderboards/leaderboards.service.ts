@@ -14,7 +14,8 @@ type Row = {
   avatar_url: string | null;
   points: number;
   level: number;
-  rank: number;
+  /** Null until counted (the viewer outside the all-time top list). */
+  rank: number | null;
 };
 
 export type LadderRung = { level: number; name: string; threshold: number; members: number; share: number };
@@ -42,24 +43,27 @@ export async function findLeaderboard({
 }) {
   const { community, role } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer?.id });
   const viewerId = viewer?.id ?? "";
-  const [ranked, ladder, mine] = await Promise.all([
+  const [ranked, standing, mine] = await Promise.all([
     period === "all"
       ? allTime(ctx, community.id, viewerId, limit)
       : inPeriod(ctx, community.id, viewerId, period, limit),
-    findLadder(ctx, community.id, community.levelThresholds, community.levelNames),
+    findStanding(ctx, community.id),
     role && viewer
       ? ctx.db.execute<{ points: number }>(
           sql`SELECT points FROM member_points WHERE community_id = ${community.id} AND user_id = ${viewer.id}`,
         )
       : null,
   ]);
-  const strip = ({ is_viewer: _v, ...r }: Row & { is_viewer: boolean }) => r;
+  // Outside the top list, the viewer's all-time rank: the members with more points, plus one.
+  for (const r of ranked) if (r.rank === null) r.rank = 1 + countAbove(standing.points, r.points);
+  const ladder = toLadder(standing.levels, community.levelThresholds, community.levelNames);
+  const strip = ({ is_viewer: _v, ...r }: Row & { is_viewer: boolean }) => ({ ...r, rank: r.rank ?? 0 });
   const own = ranked.find((r) => r.is_viewer);
   const points = mine ? Number(mine.rows[0]?.points ?? 0) : null;
   return {
     period,
     items: ranked
-      .filter((r) => r.rank <= limit)
+      .filter((r) => (r.rank ?? Infinity) <= limit)
       .slice(0, limit)
       .map(strip),
     viewer: own ? strip(own) : null,
@@ -72,7 +76,7 @@ const PROFILE = sql`coalesce(u.username, '') AS username, coalesce(u.full_name, 
 
 /**
  * All time, from member_points: the first `limit` current members by points (the rank index), and
- * the viewer's rank counted as the members with more points, plus one.
+ * the viewer's row when outside them (its rank left to count from the standing).
  */
 async function allTime(ctx: AppContext, communityId: string, viewerId: string, limit: number) {
   const res = await ctx.db.execute<Row & { is_viewer: boolean }>(sql`
@@ -86,11 +90,7 @@ async function allTime(ctx: AppContext, communityId: string, viewerId: string, l
     ), ranked AS (
       SELECT t.user_id, t.points, t.level, rank() OVER (ORDER BY t.points DESC)::int AS rank FROM top t
     ), me AS (
-      SELECT mp.user_id, mp.points, mp.level,
-             (1 + (SELECT count(*) FROM member_points o
-                    WHERE o.community_id = mp.community_id AND o.points > mp.points
-                      AND EXISTS (SELECT 1 FROM community_members m
-                                   WHERE m.community_id = o.community_id AND m.user_id = o.user_id)))::int AS rank
+      SELECT mp.user_id, mp.points, mp.level, NULL::int AS rank
         FROM member_points mp
        WHERE mp.community_id = ${communityId} AND mp.user_id = ${viewerId} AND mp.points > 0
          AND NOT EXISTS (SELECT 1 FROM ranked r WHERE r.user_id = mp.user_id)
@@ -145,31 +145,57 @@ async function inPeriod(
   return res.rows;
 }
 
+type Standing = {
+  /** Every current member's points, highest first (no member_points row: 0). */
+  points: Int32Array;
+  /** Current members at each level (index 0: level 1). */
+  levels: number[];
+};
+
 /**
- * How many current members stand at each level (no member_points row: level 1), with whole-percent
- * shares. Kept in the feed cache under the community's scope: a level change anywhere in the
- * community drops it (the member_points trigger announces it), joins and leaves show within the
- * cache's time to live.
+ * The community's standing: every current member's points (for the viewer's rank) and how many
+ * stand at each level (the ladder). One pass over the members, kept in the feed cache under the
+ * community's scope: a level change anywhere in the community drops it (the member_points trigger
+ * announces it on the feed channel); other points, joins and leaves show within the cache's time to
+ * live (a rank outside the top list may be that much behind).
  */
-async function findLadder(
-  ctx: AppContext,
-  communityId: string,
-  thresholds: readonly number[],
-  names: readonly string[] | null,
-): Promise<LadderRung[]> {
-  const counts = await ctx.feedCache.getOrCompute(`${communityId}:ladder`, async () => {
-    const res = await ctx.db.execute<{ level: number; members: number }>(sql`
-      SELECT coalesce(mp.level, 1)::int AS level, count(*)::int AS members
-        FROM community_members m
-        LEFT JOIN member_points mp ON mp.community_id = m.community_id AND mp.user_id = m.user_id
-       WHERE m.community_id = ${communityId}
-       GROUP BY 1`);
-    return res.rows.map((r) => [Number(r.level), Number(r.members)] as const);
+function findStanding(ctx: AppContext, communityId: string): Promise<Standing> {
+  return ctx.feedCache.getOrCompute(`${communityId}:standing`, async () => {
+    const res = await ctx.db.execute<{ points: number[]; levels: number[] }>(sql`
+      SELECT coalesce(array_agg(s.points ORDER BY s.points DESC), '{}') AS points,
+             array(SELECT count(*) FILTER (WHERE s2.level = l)::int
+                     FROM generate_series(1, ${LEVEL_COUNT}) l
+                     LEFT JOIN (SELECT coalesce(mp.level, 1) AS level
+                                  FROM community_members m
+                                  LEFT JOIN member_points mp ON mp.community_id = m.community_id AND mp.user_id = m.user_id
+                                 WHERE m.community_id = ${communityId}) s2 ON true
+                    GROUP BY l ORDER BY l) AS levels
+        FROM (SELECT coalesce(mp.points, 0) AS points
+                FROM community_members m
+                LEFT JOIN member_points mp ON mp.community_id = m.community_id AND mp.user_id = m.user_id
+               WHERE m.community_id = ${communityId}) s`);
+    const row = res.rows[0];
+    return { points: Int32Array.from(row?.points ?? []), levels: (row?.levels ?? []).map(Number) };
   });
-  const byLevel = new Map(counts);
-  const total = counts.reduce((n, [, m]) => n + m, 0);
+}
+
+/** How many of `sorted` (descending) are above `points`. */
+function countAbove(sorted: Int32Array, points: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] > points) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The ladder: per level its name, threshold, members and whole-percent share of current members. */
+function toLadder(levels: number[], thresholds: readonly number[], names: readonly string[] | null): LadderRung[] {
+  const total = levels.reduce((n, m) => n + m, 0);
   return Array.from({ length: LEVEL_COUNT }, (_, i) => {
-    const members = byLevel.get(i + 1) ?? 0;
+    const members = levels[i] ?? 0;
     return {
       level: i + 1,
       name: levelName(names, i + 1),
