@@ -49,6 +49,7 @@ export const COURSE_MESSAGES = {
   markComplete: "Mark Complete",
   purchaseNotNeeded: "This course is free",
   tierLocked: "This lesson is for members of the tiers that include this course.",
+  levelLocked: "Members reach levels by earning points: likes on their posts and comments.",
   unlockLevelNeeded: "Choose the level that unlocks the course",
   unlockLevelRange: `Choose a level from ${COURSE_LIMITS.unlockLevelMin} to ${COURSE_LIMITS.unlockLevelMax}`,
   unlockLevelUnused: "Only a course that unlocks at a level takes an unlock level",

@@ -1,10 +1,12 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type Control, type FieldErrors, type UseFormRegister, useWatch } from "react-hook-form";
 import type { z } from "zod";
-import { COURSE_LIMITS } from "#shared/courses";
+import { COURSE_LIMITS, COURSE_MESSAGES } from "#shared/courses";
+import { levelName } from "#shared/levels";
 import type { createCourseSchema } from "#shared/courses.schemas";
 import { currencyDecimals, type CourseAccessMode } from "#shared/payments";
-import { PriceField } from "#web/components/ui/field";
+import { Field, inputClasses, PriceField } from "#web/components/ui/field";
+import { findCachedCommunity } from "#web/features/communities";
 import { api, unwrap } from "#web/lib/api";
 import { cn } from "#web/lib/cn";
 
@@ -14,7 +16,18 @@ const CHOICES: { value: CourseAccessMode; label: string; description: string }[]
   { value: "members", label: "Everyone in the community", description: "Every member can take it." },
   { value: "tiers", label: "Members of chosen tiers", description: "Only members on the tiers you tick." },
   { value: "sold", label: "Sold separately", description: "Members buy it once, at its own price." },
+  {
+    value: "level",
+    label: COURSE_MESSAGES.unlocksAtLevel,
+    description: "Members who reached a level; owners, admins and moderators always.",
+  },
 ];
+
+/** The levels that may unlock a course (2..9). */
+const UNLOCK_LEVELS = Array.from(
+  { length: COURSE_LIMITS.unlockLevelMax - COURSE_LIMITS.unlockLevelMin + 1 },
+  (_, i) => COURSE_LIMITS.unlockLevelMin + i,
+);
 
 /** The currency's sign as the reader's locale writes it ("$", "€", "¥"). */
 const symbolOf = (currency: string) =>
@@ -22,7 +35,10 @@ const symbolOf = (currency: string) =>
     .formatToParts(0)
     .find((p) => p.type === "currency")?.value ?? currency.toUpperCase();
 
-/** Who a course is open to: every member, the members of chosen tiers, or buyers (with its price). */
+/**
+ * Who a course is open to: every member, the members of chosen tiers, buyers (with its price), or
+ * members from a level on (named as the community names its levels).
+ */
 export function CourseAccessField({
   communityId,
   control,
@@ -39,6 +55,8 @@ export function CourseAccessField({
     queryKey: ["communities", communityId, "tiers"],
     queryFn: () => unwrap(api.GET("/api/communities/{communityId}/tiers", { params: { path: { communityId } } })),
   });
+  // The level names as the community page read them (the defaults when it did not).
+  const levelNames = findCachedCommunity(useQueryClient(), communityId)?.data.level_names ?? null;
   const currency = tiers.data?.currency ?? "usd";
   const decimals = currencyDecimals(currency);
   const tierError = errors.tier_ids?.message ?? errors.tier_ids?.root?.message;
@@ -75,6 +93,28 @@ export function CourseAccessField({
           ))}
           {tierError && <p className="text-sm text-red-700">{tierError}</p>}
         </div>
+      )}
+      {access === "level" && (
+        <Field
+          label={COURSE_MESSAGES.unlocksAtLevel}
+          error={errors.unlock_level?.message}
+          hint="Members earn points when others like their posts and comments."
+          className="max-w-xs"
+        >
+          {(ids) => (
+            <select
+              {...ids}
+              className={cn(inputClasses, "h-10")}
+              {...register("unlock_level", { valueAsNumber: true, shouldUnregister: true })}
+            >
+              {UNLOCK_LEVELS.map((level) => (
+                <option key={level} value={level}>
+                  Level {level} ({levelName(levelNames, level)})
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
       )}
       {access === "sold" && (
         <PriceField

@@ -59,20 +59,35 @@ export function DraftBadge({ className }: { className?: string }) {
 }
 
 /**
- * "Free", the price of a sold course, or the tiers a course is on; a lock and what opens it when
- * the viewer has no access yet.
+ * "Free", the price of a sold course, the tiers a course is on or the level that unlocks it; a lock
+ * and what opens it when the viewer has no access yet.
  */
 export function PriceBadge({
   course,
   locked,
   className,
 }: {
-  course: Pick<CourseSummary, "access" | "tier_names" | "price" | "currency">;
+  course: Pick<CourseSummary, "access" | "tier_names" | "price" | "currency" | "unlock_level" | "unlock_level_name">;
   locked?: boolean;
   className?: string;
 }) {
   const free = course.access === "members";
   const lockText = locked ? courseLockText(course) : null;
+  if (course.access === "level") {
+    // The level is the badge itself: "Unlocks at level 3 (Insider)".
+    return (
+      <span
+        className={cn(
+          "inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-bold",
+          locked ? "bg-stone-900 text-white" : "bg-brand-50 text-brand-900 ring-1 ring-brand-200",
+          className,
+        )}
+      >
+        {locked && <Lock className="size-3" aria-hidden="true" />}
+        {courseLockText(course)}
+      </span>
+    );
+  }
   return (
     <span
       className={cn(

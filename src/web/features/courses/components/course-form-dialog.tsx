@@ -45,7 +45,11 @@ export function CreateCourseDialog({
           error={create.error ? courseErrorText(create.error, COURSE_MESSAGES.createFailed) : null}
           onCancel={() => onOpenChange(false)}
           onSubmit={async (values) => {
-            const detail = await create.mutateAsync(values);
+            const detail = await create.mutateAsync({
+              ...values,
+              // Only a course that unlocks at a level names one.
+              unlock_level: values.access === "level" ? values.unlock_level : undefined,
+            });
             toast.success(COURSE_MESSAGES.created);
             onOpenChange(false);
             navigate(coursePath(community.slug, detail.course.id));
@@ -56,7 +60,7 @@ export function CreateCourseDialog({
   );
 }
 
-/** Edit a course's title, description, access and price. */
+/** Edit a course's title, description, access (tiers, price or level). */
 export function EditCourseDialog({ open, onOpenChange, detail }: CourseDialogProps) {
   const { update } = useCourseMutations(detail.course.id);
   const { course } = detail;
@@ -71,18 +75,20 @@ export function EditCourseDialog({ open, onOpenChange, detail }: CourseDialogPro
             price: course.price,
             access: course.access,
             tier_ids: course.tier_ids,
+            unlock_level: course.unlock_level ?? undefined,
             thumbnail_url: course.thumbnail_url,
           }}
           submitLabel="Save changes"
           error={update.error ? courseErrorText(update.error, "Failed to save the course") : null}
           onCancel={() => onOpenChange(false)}
-          onSubmit={async ({ title, description, price, access, tier_ids, thumbnail_url }) => {
+          onSubmit={async ({ title, description, price, access, tier_ids, unlock_level, thumbnail_url }) => {
             await update.mutateAsync({
               title,
               description,
               access,
               ...(access === "tiers" ? { tier_ids } : {}),
               ...(access === "sold" ? { price } : {}),
+              ...(access === "level" ? { unlock_level } : {}),
               thumbnail_url: thumbnail_url ?? null,
             });
             toast.success("Course saved");

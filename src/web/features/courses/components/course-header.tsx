@@ -1,9 +1,10 @@
 import { BookOpen, ChevronLeft, Clock, Eye, EyeOff, Pencil, ShoppingCart, Trash2 } from "lucide-react";
 import { Link } from "react-router";
+import { COURSE_MESSAGES } from "#shared/courses";
 import { Button } from "#web/components/ui/button";
 import { toast } from "#web/lib/toast";
 import { type CourseDetail, type Lesson, useCourseMutations } from "../api/courses";
-import { courseLockText, coursesTabPath, durationText, lessonsText } from "../format";
+import { courseLockText, coursesTabPath, durationText, lessonsText, lockedForMember, viewerLevelText } from "../format";
 import { CourseProgress, DraftBadge, PriceBadge } from "./course-bits";
 import { courseErrorText } from "./dialog-parts";
 
@@ -51,7 +52,7 @@ export function CourseHeader({
           <div className="min-w-0 flex-1">
             <div className="flex flex-wrap items-center gap-2">
               {course.status === "draft" && <DraftBadge />}
-              <PriceBadge course={course} locked={course.lock_reason === "purchase" || course.lock_reason === "tier"} />
+              <PriceBadge course={course} locked={lockedForMember(course)} />
               <span className="inline-flex items-center gap-1 text-xs font-medium text-stone-600">
                 <BookOpen className="size-3.5" aria-hidden="true" />
                 {lessonsText(lessons.length)}
@@ -90,6 +91,12 @@ export function CourseHeader({
                 <ShoppingCart className="size-4" aria-hidden="true" />
                 {courseLockText(course)}
               </Button>
+            )}
+            {course.lock_reason === "level" && (
+              <p className="rounded-xl bg-stone-100 px-4 py-3 text-sm text-stone-800">
+                <span className="font-semibold">{courseLockText(course)}.</span> {viewerLevelText(course)}.{" "}
+                {COURSE_MESSAGES.levelLocked}
+              </p>
             )}
             {manage && <ManageButtons detail={detail} onOpen={onOpen} />}
           </div>

@@ -9,7 +9,7 @@ import { errorMessage } from "#web/lib/api";
 import { cn } from "#web/lib/cn";
 import type { CommunityView } from "#web/features/communities";
 import { type CourseSummary, useCourses } from "../api/courses";
-import { coursePath, lessonsText } from "../format";
+import { coursePath, lessonsText, lockedForMember, viewerLevelText } from "../format";
 import { CourseProgress, CourseThumbnail, DraftBadge, PriceBadge } from "./course-bits";
 import { CreateCourseDialog } from "./course-form-dialog";
 
@@ -89,7 +89,8 @@ export function CoursesTab({
 
 function CourseCard({ course, communitySlug }: { course: CourseSummary; communitySlug: string }) {
   const id = useId();
-  const locked = course.lock_reason === "purchase" || course.lock_reason === "tier";
+  const locked = lockedForMember(course);
+  const levelText = viewerLevelText(course);
   return (
     <article
       aria-labelledby={`${id}-title`}
@@ -111,7 +112,15 @@ function CourseCard({ course, communitySlug }: { course: CourseSummary; communit
         <h3 id={`${id}-title`} className="text-base leading-snug font-bold text-stone-900">
           {course.title}
         </h3>
-        <p className="mt-1 text-xs font-medium text-stone-600">{lessonsText(course.lessons_count)}</p>
+        <p className="mt-1 text-xs font-medium text-stone-600">
+          {lessonsText(course.lessons_count)}
+          {levelText && (
+            <>
+              <span aria-hidden="true"> · </span>
+              {levelText}
+            </>
+          )}
+        </p>
         <p className="mt-2 line-clamp-3 text-sm leading-relaxed text-stone-600">{course.description}</p>
         <div className="mt-auto pt-5">
           <CourseProgress percent={course.progress} label={`Progress in ${course.title}`} />

@@ -92,7 +92,7 @@ export function LessonLock({
   reason: LockReason;
   communityName: string;
   communityPath: string;
-  /** "Buy this course for €49", "Available on VIP". */
+  /** "Buy this course for €49", "Available on VIP", "Unlocks at level 3 (Insider)". */
   lockText: string;
   onBuy: () => void;
   signedOut: boolean;
@@ -111,7 +111,9 @@ export function LessonLock({
           ? COURSE_MESSAGES.locked
           : reason === "tier"
             ? `${lockText}. ${COURSE_MESSAGES.tierLocked}`
-            : `Join ${communityName} to take this course.`}
+            : reason === "level"
+              ? `${lockText}. ${COURSE_MESSAGES.levelLocked}`
+              : `Join ${communityName} to take this course.`}
       </p>
       <div className="relative mt-5 flex flex-wrap justify-center gap-3">
         {reason === "purchase" ? (
@@ -122,6 +124,10 @@ export function LessonLock({
         ) : reason === "tier" ? (
           <Link to={communityPath} className={buttonClasses({ size: "lg" })}>
             See the plans
+          </Link>
+        ) : reason === "level" ? (
+          <Link to={`${communityPath}?tab=leaderboards`} className={buttonClasses({ size: "lg" })}>
+            See the leaderboard
           </Link>
         ) : (
           <>

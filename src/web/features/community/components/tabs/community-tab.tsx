@@ -1,4 +1,5 @@
 import { lazy, Suspense } from "react";
+import { MIN_LEVEL } from "#shared/levels";
 import { can, isManager } from "#shared/roles";
 import type { CommunityView } from "#web/features/communities";
 import { ComposerOpener, PostFeed } from "#web/features/posts";
@@ -24,6 +25,12 @@ export function CommunityTab({ community: c }: { community: CommunityView }) {
           communityName={c.name}
           categories={c.post_categories}
           canChooseVisibility={isManager(c.viewer.role)}
+          levelGate={{
+            role: c.viewer.role,
+            level: c.viewer.level?.level ?? MIN_LEVEL,
+            required: c.min_post_level,
+            names: c.level_names,
+          }}
         />
       )}
       <PostFeed communityId={c.id} categories={c.post_categories} canPost={canPost} />
