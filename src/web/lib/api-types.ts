@@ -10615,11 +10615,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -10763,6 +10769,7 @@ export interface paths {
                         access?: "members" | "tiers" | "sold" | "level";
                         /** @default [] */
                         tier_ids?: string[];
+                        unlock_level?: number | null;
                         thumbnail_url?: string | null;
                     };
                 };
@@ -10789,11 +10796,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -10832,7 +10845,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -11001,11 +11014,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -11174,11 +11193,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -11217,7 +11242,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -11484,6 +11509,7 @@ export interface paths {
                         /** @enum {string} */
                         access?: "members" | "tiers" | "sold" | "level";
                         tier_ids?: string[];
+                        unlock_level?: number | null;
                         thumbnail_url?: string | null;
                         /** @enum {string} */
                         status?: "draft" | "published";
@@ -11512,11 +11538,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -11555,7 +11587,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -11715,11 +11747,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -11758,7 +11796,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -11930,11 +11968,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -11973,7 +12017,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -12142,11 +12186,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -12185,7 +12235,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -12351,11 +12401,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -12394,7 +12450,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -12553,11 +12609,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -12596,7 +12658,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -12773,11 +12835,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -12816,7 +12884,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -12985,11 +13053,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -13028,7 +13102,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -13194,11 +13268,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -13237,7 +13317,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
@@ -13404,11 +13484,17 @@ export interface paths {
                                 tier_ids: string[];
                                 /** @description Their names, in the community's order */
                                 tier_names: string[];
+                                /** @description The level that opens a 'level' course (2–9); null otherwise */
+                                unlock_level: number | null;
+                                /** @description That level's name in the community */
+                                unlock_level_name: string | null;
+                                /** @description The viewer's level in the community when the course unlocks at a level; 1 otherwise */
+                                viewer_level: number;
                                 /**
-                                 * @description Why the viewer has no access: join, purchase or tier
+                                 * @description Why the viewer has no access: join, purchase, tier or level
                                  * @enum {string|null}
                                  */
-                                lock_reason: "join" | "purchase" | "tier" | null;
+                                lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 /** @enum {string} */
                                 status: "draft" | "published";
                                 order_index: number;
@@ -13447,7 +13533,7 @@ export interface paths {
                                     completed: boolean;
                                     locked: boolean;
                                     /** @enum {string|null} */
-                                    lock_reason: "join" | "purchase" | "tier" | null;
+                                    lock_reason: "join" | "purchase" | "tier" | "level" | null;
                                 }[];
                             }[];
                             /** @enum {string|null} */
