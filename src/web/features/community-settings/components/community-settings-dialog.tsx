@@ -6,6 +6,7 @@ import {
   Compass,
   DoorOpen,
   LayoutDashboard,
+  Medal,
   PanelsTopLeft,
   ScrollText,
   Settings2,
@@ -34,6 +35,7 @@ import { DashboardTab } from "./dashboard-tab";
 import { DiscoveryTab } from "./discovery-tab";
 import { GeneralTab } from "./general-tab";
 import { InviteTab } from "./invite-tab";
+import { LevelsTab } from "./levels-tab";
 import { MembershipTab } from "./membership-tab";
 import { MetricsTab } from "./metrics-tab";
 import { PageTabsTab } from "./page-tabs-tab";
@@ -51,6 +53,7 @@ export type CommunitySettingsTab =
   | "payouts"
   | "tabs"
   | "categories"
+  | "levels"
   | "rules"
   | "discovery"
   | "metrics";
@@ -97,6 +100,7 @@ const TABS: readonly TabDefinition[] = [
     needs: "manage_settings",
     render: (p) => <CategoriesTab {...p} />,
   },
+  { id: "levels", label: "Levels", icon: Medal, needs: "manage_settings", render: (p) => <LevelsTab {...p} /> },
   { id: "rules", label: "Rules", icon: ScrollText, needs: "manage_settings", render: (p) => <RulesTab {...p} /> },
   {
     id: "discovery",

@@ -3,6 +3,8 @@ import type { ReactNode } from "react";
 import { NotFoundView } from "#web/components/not-found-view";
 import { ErrorFallback } from "#web/components/error-fallback";
 import { Avatar } from "#web/components/ui/avatar";
+import { LevelAvatar } from "#web/features/levels";
+import { Link } from "react-router";
 import { Button } from "#web/components/ui/button";
 import { ApiError } from "#web/lib/api";
 import { openEditProfile } from "#web/lib/edit-profile-events";
@@ -107,6 +109,37 @@ export function PublicProfilePage({ username }: { username: string }) {
             )}
           </section>
 
+          {p.levels.length > 0 && (
+            <section className="mt-8" aria-labelledby="levels-heading">
+              <h2 id="levels-heading" className="text-sm font-semibold tracking-wide text-stone-500 uppercase">
+                Levels
+              </h2>
+              <ul className="mt-3 grid gap-2 sm:grid-cols-2">
+                {p.levels.map((l) => (
+                  <li
+                    key={l.community_id}
+                    className="flex items-center gap-3 rounded-xl border border-stone-200 px-4 py-3"
+                  >
+                    <LevelAvatar level={l.level} names={levelNamesOf(l)} size="sm">
+                      <Avatar src={p.avatar_url} name={p.full_name || p.username} size="sm" />
+                    </LevelAvatar>
+                    <span className="min-w-0 flex-1">
+                      <Link
+                        to={`/community/${encodeURIComponent(l.slug)}`}
+                        className="block truncate text-sm font-semibold text-stone-900 hover:underline"
+                      >
+                        {l.community_name}
+                      </Link>
+                      <span className="block truncate text-sm text-stone-600">
+                        {l.level_name === `Level ${l.level}` ? l.level_name : `Level ${l.level} · ${l.level_name}`}
+                      </span>
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+
           {links.length > 0 && (
             <section className="mt-8" aria-labelledby="links-heading">
               <h2 id="links-heading" className="text-sm font-semibold tracking-wide text-stone-500 uppercase">
@@ -140,6 +173,13 @@ export function PublicProfilePage({ username }: { username: string }) {
       </article>
     </main>
   );
+}
+
+/** The badge's names for one community: only the level shown needs its name. */
+function levelNamesOf(l: { level: number; level_name: string }): string[] {
+  const names = Array.from({ length: l.level }, (_, i) => `Level ${i + 1}`);
+  names[l.level - 1] = l.level_name;
+  return names;
 }
 
 function Meta({ icon, children }: { icon: ReactNode; children: ReactNode }) {
