@@ -257,6 +257,8 @@ export async function seedCommunities(input: {
       onboardingTasksCompleted: c.settingUp ? ["description"] : allTasks,
       moderationEnabled: c.moderation ?? false,
       rules: c.rules,
+      joinPolicy: c.requests ? "request" : c.visibility === "private" ? "invite" : "open",
+      requestQuestions: c.requests?.questions ?? [],
       createdAt,
       updatedAt: createdAt,
     });

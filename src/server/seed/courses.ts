@@ -10,7 +10,8 @@ import { DEMO_COURSES, type CourseSpec } from "./content/courses.data";
  * Demo courses. Creator Growth Lab (owner@hearth.test's) gets a free course that member@hearth.test
  * is part-way through, a paid one ($49) with a free preview lesson, and a draft only its owner and
  * admins see; Watercolor Collective and Python for Data People get a small free course each, so the
- * Courses tab is not empty where the demo accounts are plain members.
+ * Courses tab is not empty where the demo accounts are plain members, and Python for Data People a
+ * second one unlocked at level 3 (member@hearth.test is below it there: the lock shows).
  *
  * Lessons play YouTube or Vimeo talks, or the video the project ships (assets/lesson-demo.webm, made
  * by scripts/make-demo-video.mjs), which plays with no internet. That file is stored once per
@@ -67,7 +68,8 @@ export async function seedCourses(input: {
       title: spec.title,
       description: spec.description,
       price: spec.price,
-      access: spec.price > 0 ? "sold" : "members",
+      access: spec.unlockLevel ? "level" : spec.price > 0 ? "sold" : "members",
+      unlockLevel: spec.unlockLevel ?? null,
       status: spec.status,
       orderIndex,
       createdBy: community.ownerId,
@@ -111,7 +113,8 @@ export async function seedCourses(input: {
     if (done > 0) {
       const member = community.members.find((m) => m.userId === accounts.member.id);
       if (!member) throw new Error(`member@hearth.test is not in ${spec.community} to take ${spec.title}`);
-      if (spec.price > 0 || spec.status !== "published") throw new Error(`${spec.title}: completions need access`);
+      if (spec.price > 0 || spec.unlockLevel || spec.status !== "published")
+        throw new Error(`${spec.title}: completions need access`);
       // A lesson every day or two, the last one yesterday.
       inOrder.slice(0, done).forEach(({ lessonId, moduleId }, i) => {
         const at = now - (done - i) * 1.5 * DAY + 3 * 60 * 60 * 1000;

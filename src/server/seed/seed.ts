@@ -7,6 +7,7 @@ import type { Storage } from "#server/lib/storage";
 import { renderCommunityArt, seedCommunities, type DemoAccount, type Tx } from "./communities";
 import { seedCourses } from "./courses";
 import { seedEvents } from "./events";
+import { seedLevels } from "./levels";
 import { seedPayments } from "./payments";
 import { DEMO_PASSWORD, DEMO_USERS } from "./content/accounts.data";
 import { seedNotifications } from "./notifications";
@@ -90,7 +91,8 @@ async function insertDemoAccounts(tx: Tx) {
 /**
  * Demo content on first start with an empty database: the two demo accounts, the people of the
  * demo directory, its communities, their posts with likes, saves, poll votes and comments, and
- * their courses with lessons, lesson videos and the member's progress, in one transaction: a seed
+ * their courses with lessons, lesson videos and the member's progress, members spread over the
+ * levels and a community's pending requests to join, in one transaction: a seed
  * that fails leaves nothing behind and the next start tries again; an advisory lock keeps two
  * processes starting together from both seeding.
  */
@@ -122,12 +124,19 @@ export async function seedDemo(input: {
       accounts,
       now,
     });
+    const levels = await seedLevels({
+      tx,
+      seeded: directory.seeded,
+      people: directory.everyone,
+      accounts,
+      now,
+    });
     const learning = await seedCourses({ tx, storage, seeded: directory.seeded, accounts, now });
     const money = await seedPayments({ tx, seeded: directory.seeded, now });
     const calendar = await seedEvents({ tx, seeded: directory.seeded, accounts, now });
     const notifications = await seedNotifications({ tx, accounts });
     await addCredentials(await hashes);
-    return { ...directory, content, learning, notifications, money, calendar };
+    return { ...directory, content, levels, learning, notifications, money, calendar };
   });
   if (!result) return false;
   const ms = Math.round(performance.now() - started);
@@ -136,6 +145,7 @@ export async function seedDemo(input: {
       `${result.communities} communities, ${result.people} people, ${result.memberships} memberships; ` +
       `${result.content.posts} posts, ${result.content.comments} comments, ${result.content.likes} likes, ` +
       `${result.content.votes} poll votes, ${result.content.saves} saves; ` +
+      `${result.levels.likes} likes lifting members up the levels, ${result.levels.requests} pending requests to join; ` +
       `${result.learning.courses} courses with ${result.learning.lessons} lessons (${result.learning.videos} with the demo video), ` +
       `${result.learning.completions} lessons completed; ${result.notifications} notifications; ` +
       `${result.money.tiers} tiers, ${result.money.subscribers} paying members, ${result.money.payments} payments; ` +

@@ -147,6 +147,8 @@ export type DemoCommunity = {
   specials?: Special[];
   /** Just created: only the description task is done, no icon or cover yet (the setup page shows the rest). */
   settingUp?: boolean;
+  /** Takes requests to join: applicants answer these questions and an admin approves them. */
+  requests?: { questions: string[] };
 };
 
 const BE_KIND = "Be kind and respectful. Disagree with ideas, not people.";
@@ -213,7 +215,7 @@ export const DEMO_COMMUNITIES: readonly DemoCommunity[] = [
     category: "arts",
     tagline: "Behind the scenes of my studio",
     description:
-      "Invite-only: works in progress, early drops and monthly critique calls with a small group of collectors and fellow makers.",
+      "By request: works in progress, early drops and monthly critique calls with a small group of collectors and fellow makers.",
     rules: [PRIVACY, BE_KIND, "Critique the work, kindly and specifically.", "Do not repost work without permission."],
     postCategories: [
       ["Works in progress", "🎨"],
@@ -227,6 +229,15 @@ export const DEMO_COMMUNITIES: readonly DemoCommunity[] = [
     motif: "hexagon",
     pattern: "waves",
     visibility: "private",
+
+    // Private, and takes requests: its landing shows the questions, owner@hearth.test has some to answer.
+    requests: {
+      questions: [
+        "What do you hope to learn here?",
+        "What do you make, and where can we see it?",
+        "How did you find the studio?",
+      ],
+    },
   },
   {
     name: "Sketchbook Sundays",

@@ -24,6 +24,8 @@ export type CourseSpec = {
   modules: ModuleSpec[];
   /** member@hearth.test has completed this many lessons from the start, in reading order. */
   memberCompleted?: number;
+  /** Opens to members from this level on (access 'level'); owners, admins and moderators always. */
+  unlockLevel?: number;
 };
 
 const TALKS = {
@@ -400,6 +402,53 @@ export const DEMO_COURSES: readonly CourseSpec[] = [
             title: "Your first chart",
             description: "A line and a bar chart straight from a DataFrame, labelled properly.",
             video: TALKS.vimeoMountain,
+          },
+        ],
+      },
+    ],
+  },
+  {
+    // Unlocked at level 3: member@hearth.test, a plain member here below level 3, sees its lock.
+    community: "python-for-data-people",
+    title: "Automate Your Reports",
+    description:
+      "For members who have found their feet: turn a weekly spreadsheet chore into a script that " +
+      "fetches, cleans and charts the data, then runs on a schedule.",
+    price: 0,
+    status: "published",
+    ageDays: 120,
+    unlockLevel: 3,
+    modules: [
+      {
+        title: "From notebook to script",
+        description: "Taking the steps you click through every week and writing them down once.",
+        lessons: [
+          {
+            title: "What to automate first",
+            description: "Pick the report that costs you the most time and list its steps.",
+            video: "own",
+          },
+          {
+            title: "A script that runs the notebook's steps",
+            description: "Functions, a main block and paths that work on any machine.",
+            video: TALKS.vimeoPlayer,
+            resources: [{ title: LINKS.pandas.title, url: LINKS.pandas.url }],
+          },
+        ],
+      },
+      {
+        title: "Running on a schedule",
+        description: "Letting the computer do it on Monday morning.",
+        lessons: [
+          {
+            title: "Charts saved as files",
+            description: "Write each chart to a PNG with a dated name.",
+            video: TALKS.vimeoMountain,
+          },
+          {
+            title: "Schedule it and get the result by email",
+            description: "A scheduled task, a log file and a short email with the charts attached.",
+            video: TALKS.vimeoPlayer,
           },
         ],
       },
