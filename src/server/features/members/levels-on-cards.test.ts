@@ -82,6 +82,31 @@ describe("levels on cards", () => {
     expect(p?.author.level).toBe(4);
   });
 
+  it("likes that raise the author's level show on their post, also in the shared anonymous feed", async () => {
+    const { member, c, memberPost } = await world();
+    await setPoints(c, member, 0);
+    const anonymousLevel = async () =>
+      (
+        (await http.get(`/api/communities/${c.id}/posts`)).body.items as { id: string; author: { level: number } }[]
+      ).find((p) => p.id === memberPost.id)?.author.level;
+    expect(await anonymousLevel()).toBe(1);
+    const likers = await Promise.all(Array.from({ length: 5 }, () => signedInUser(t)));
+    for (const u of likers) {
+      await join(c, u);
+      expect((await http.post(`/api/posts/${memberPost.id}/like`, {}, { cookie: u.cookie })).status).toBe(200);
+    }
+    // 5 likes reach level 2; the cached page is dropped when the database announces the change.
+    const deadline = Date.now() + 10_000;
+    let level = await anonymousLevel();
+    while (level !== 2 && Date.now() < deadline) {
+      await new Promise((resolve) => setImmediate(resolve));
+      level = await anonymousLevel();
+    }
+    expect(level).toBe(2);
+    const page = await http.get(`/api/posts/${memberPost.id}`, { cookie: member.cookie });
+    expect(page.body.post.author.level).toBe(2);
+  });
+
   it("comments, listed and just written, carry their author's level", async () => {
     const { owner, member, ownerPost } = await world();
     const created = await http.post(
