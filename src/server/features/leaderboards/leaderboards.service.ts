@@ -3,6 +3,7 @@ import { LEVEL_COUNT, levelName } from "#shared/levels";
 import type { AppContext, Viewer } from "#server/context";
 import { memberLevel } from "#server/features/communities/index";
 import { requireCommunity } from "#server/lib/community-access";
+import { FEED_CHANNEL, PublicCache } from "#server/lib/public-cache";
 
 export const LEADERBOARD_PERIODS = { "7d": 7, "30d": 30, all: null } as const;
 export type LeaderboardPeriod = keyof typeof LEADERBOARD_PERIODS;
@@ -152,30 +153,40 @@ type Standing = {
   levels: number[];
 };
 
+/** How long a community's standing is kept (a level change drops it at once). */
+export const STANDING_TTL_MS = 30_000;
+const standingCaches = new WeakMap<AppContext, PublicCache>();
+
 /**
  * The community's standing: every current member's points (for the viewer's rank) and how many
- * stand at each level (the ladder). One pass over the members, kept in the feed cache under the
- * community's scope: a level change anywhere in the community drops it (the member_points trigger
- * announces it on the feed channel); other points, joins and leaves show within the cache's time to
- * live (a rank outside the top list may be that much behind).
+ * stand at each level (the ladder). One pass over the members (a big community's takes a while),
+ * kept per process under the community's scope on the feed channel: a level change anywhere in the
+ * community drops it (the member_points trigger announces it there, as any post change does);
+ * other points, joins and leaves show within STANDING_TTL_MS (a rank outside the top list may be
+ * that much behind; the top list and the viewer's own points are always read live).
  */
 function findStanding(ctx: AppContext, communityId: string): Promise<Standing> {
-  return ctx.feedCache.getOrCompute(`${communityId}:standing`, async () => {
-    const res = await ctx.db.execute<{ points: number[]; levels: number[] }>(sql`
-      SELECT coalesce(array_agg(s.points ORDER BY s.points DESC), '{}') AS points,
-             array(SELECT count(*) FILTER (WHERE s2.level = l)::int
-                     FROM generate_series(1, ${LEVEL_COUNT}) l
-                     LEFT JOIN (SELECT coalesce(mp.level, 1) AS level
-                                  FROM community_members m
-                                  LEFT JOIN member_points mp ON mp.community_id = m.community_id AND mp.user_id = m.user_id
-                                 WHERE m.community_id = ${communityId}) s2 ON true
-                    GROUP BY l ORDER BY l) AS levels
-        FROM (SELECT coalesce(mp.points, 0) AS points
-                FROM community_members m
-                LEFT JOIN member_points mp ON mp.community_id = m.community_id AND mp.user_id = m.user_id
-               WHERE m.community_id = ${communityId}) s`);
+  let cache = standingCaches.get(ctx);
+  if (!cache) {
+    cache = new PublicCache(ctx.listener, {
+      channel: FEED_CHANNEL,
+      scoped: true,
+      ttlMs: STANDING_TTL_MS,
+      maxEntries: 200,
+    });
+    standingCaches.set(ctx, cache);
+  }
+  return cache.getOrCompute(`${communityId}:standing`, async () => {
+    const res = await ctx.db.execute<{ points: number[] | null; levels: number[] | null }>(sql`
+      SELECT array_agg(coalesce(mp.points, 0) ORDER BY coalesce(mp.points, 0) DESC) AS points,
+             array_agg(coalesce(mp.level, 1)) AS levels
+        FROM community_members m
+        LEFT JOIN member_points mp ON mp.community_id = m.community_id AND mp.user_id = m.user_id
+       WHERE m.community_id = ${communityId}`);
     const row = res.rows[0];
-    return { points: Int32Array.from(row?.points ?? []), levels: (row?.levels ?? []).map(Number) };
+    const levels = Array.from({ length: LEVEL_COUNT }, () => 0);
+    for (const level of row?.levels ?? []) levels[Math.min(Math.max(Number(level), 1), LEVEL_COUNT) - 1]++;
+    return { points: Int32Array.from(row?.points ?? []), levels };
   });
 }
 
