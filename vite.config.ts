@@ -95,7 +95,7 @@ export default defineConfig(({ command }) => ({
               test: /[\\/]node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/,
               includeDependenciesRecursively: false,
               entriesAware: true,
-              entriesAwareMergeThreshold: 2048,
+              entriesAwareMergeThreshold: 3000,
             },
           ],
         },

@@ -20,8 +20,6 @@ import { type CommunityView, CommunityIcon } from "#web/features/communities";
 import { CommunitySidebar } from "./community-sidebar";
 import { RoleBadge } from "#web/features/members";
 import { CommunityTab } from "./tabs/community-tab";
-import { LeaderboardsTab } from "#web/features/leaderboards";
-import { MembersTab } from "#web/features/members";
 
 // The Community tab (the feed) comes with the page; every other tab loads when it is first opened.
 const AboutTab = lazy(() => import("./tabs/about-tab").then((m) => ({ default: m.AboutTab })));
@@ -31,6 +29,12 @@ const CalendarTab = lazy(() =>
   import("#web/features/calendar/components/calendar-tab").then((m) => ({ default: m.CalendarTab })),
 );
 const MapTab = lazy(() => import("./tabs/map-tab").then((m) => ({ default: m.MapTab })));
+const MembersTab = lazy(() =>
+  import("#web/features/members/components/members-tab").then((m) => ({ default: m.MembersTab })),
+);
+const LeaderboardsTab = lazy(() =>
+  import("#web/features/leaderboards/components/leaderboards-tab").then((m) => ({ default: m.LeaderboardsTab })),
+);
 
 // The settings dialog is large and only for owners and admins: its code loads on first opening.
 const CommunitySettingsDialog = lazy(() =>

@@ -1,16 +1,21 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { Bell, BellRing } from "lucide-react";
-import { useId, useState } from "react";
+import { Bell } from "lucide-react";
+import { lazy, Suspense, useId, useState } from "react";
 import { Link } from "react-router";
 import { badgeCount } from "#shared/format";
 import { Popover, PopoverContent, PopoverTrigger } from "#web/components/ui/popover";
 import { type NotificationStreamEvent, useNotificationStream } from "#web/lib/use-notification-stream";
 import { applyLevelUps } from "#web/features/levels";
-import { latestNotificationsQueryOptions, useLatestNotifications } from "../api/get-notifications";
+import { latestNotificationsQueryOptions } from "../api/get-notifications";
 import { useUnreadCount } from "../api/get-unread-count";
 import { invalidateNotifications } from "../api/notification-keys";
+import { Spinner } from "#web/components/ui/spinner";
 import { MarkAllReadButton } from "./mark-all-read-button";
-import { NotificationItem, NotificationListSkeleton, NotificationsLoadError } from "./notification-item";
+
+// The dropdown's list (each kind's mark and its icon) loads when the bell is first pointed at,
+// focused or opened: every signed-in page shows the bell, few open it.
+const loadList = () => import("./latest-notifications");
+const LatestNotifications = lazy(() => loadList().then((m) => ({ default: m.LatestNotifications })));
 
 /** The accessible name of the bell: the count is part of it, the badge is only seen. */
 function bellLabel(unread: number): string {
@@ -44,6 +49,8 @@ export function NotificationBell({ onStreamEvent }: { onStreamEvent?: (event: No
     <Popover open={open} onOpenChange={setOpen}>
       <PopoverTrigger
         aria-label={bellLabel(unread)}
+        onPointerEnter={() => void loadList()}
+        onFocus={() => void loadList()}
         className="relative flex size-10 cursor-pointer items-center justify-center rounded-full text-stone-700 transition-colors hover:bg-stone-100 hover:text-stone-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 data-[state=open]:bg-stone-100"
       >
         <Bell className="size-5" aria-hidden="true" />
@@ -63,7 +70,9 @@ export function NotificationBell({ onStreamEvent }: { onStreamEvent?: (event: No
           </h2>
           <MarkAllReadButton />
         </div>
-        <LatestNotifications onOpen={() => setOpen(false)} />
+        <Suspense fallback={<Spinner label="Loading notifications" className="flex justify-center py-10" />}>
+          <LatestNotifications onOpen={() => setOpen(false)} />
+        </Suspense>
         <div className="border-t border-stone-200 p-1.5">
           <Link
             to="/notifications"
@@ -75,38 +84,5 @@ export function NotificationBell({ onStreamEvent }: { onStreamEvent?: (event: No
         </div>
       </PopoverContent>
     </Popover>
-  );
-}
-
-function LatestNotifications({ onOpen }: { onOpen: () => void }) {
-  const latest = useLatestNotifications();
-
-  if (latest.isPending) return <NotificationListSkeleton />;
-  if (latest.isError) {
-    return (
-      <div className="p-3">
-        <NotificationsLoadError onRetry={() => void latest.refetch()} />
-      </div>
-    );
-  }
-  if (latest.data.items.length === 0) {
-    return (
-      <div className="px-6 py-10 text-center">
-        <span className="mx-auto flex size-12 items-center justify-center rounded-2xl bg-brand-50 text-brand-700 ring-1 ring-brand-100">
-          <BellRing className="size-6" aria-hidden="true" />
-        </span>
-        <p className="mt-3 font-semibold text-stone-900">You&apos;re all caught up</p>
-        <p className="mt-1 text-sm text-stone-600">Likes, replies and new members show up here.</p>
-      </div>
-    );
-  }
-  return (
-    <ul className="max-h-[min(30rem,calc(100vh-12rem))] divide-y divide-stone-100 overflow-y-auto overscroll-contain">
-      {latest.data.items.map((n) => (
-        <li key={n.id}>
-          <NotificationItem notification={n} onOpen={onOpen} compact />
-        </li>
-      ))}
-    </ul>
   );
 }

@@ -1,5 +1,5 @@
 import { Clock, Pin, ShieldCheck, Users } from "lucide-react";
-import type { ReactNode } from "react";
+import { lazy, Suspense, type ReactNode } from "react";
 import { Link, useLocation } from "react-router";
 import { TimeAgo } from "#web/components/ui/time-ago";
 import type { CommunityRole } from "#shared/roles";
@@ -14,11 +14,13 @@ import { LinkPreviewCard } from "./link-preview-card";
 import { PostActions } from "./post-actions";
 import { PostImages } from "./post-images";
 import { PostMenu } from "./post-menu";
-import { PostPoll } from "./post-poll";
 import { PostText } from "./post-text";
-import { PostVideo } from "./post-video";
 import type { ComposerCategory } from "./post-composer";
 import { PictureLinesSkeleton } from "#web/components/ui/load-states";
+
+// A poll's controls load with the first post that has one (most posts have none).
+const PostVideo = lazy(() => import("./post-video").then((m) => ({ default: m.PostVideo })));
+const PostPoll = lazy(() => import("./post-poll").then((m) => ({ default: m.PostPoll })));
 
 /** The element id a notification link (`/community/{id}#post-{postId}`) points at. */
 export const postAnchorId = (postId: string) => `post-${postId}`;
@@ -153,16 +155,24 @@ export function PostCard({
 
       {post.content && <PostText text={post.content} id={`${anchor}-text`} className="mt-3" />}
       {images.length > 0 && <PostImages images={images} authorName={name} />}
-      {video && <PostVideo url={video.url} className="mt-4" />}
+      {video && (
+        <Suspense
+          fallback={<div className="mt-4 aspect-video animate-pulse rounded-xl bg-stone-100" aria-hidden="true" />}
+        >
+          <PostVideo url={video.url} className="mt-4" />
+        </Suspense>
+      )}
       {post.poll && (
-        <PostPoll
-          postId={post.id}
-          poll={post.poll}
-          voteIndex={post.user_vote_index}
-          approved={post.is_approved}
-          headingId={post.content ? `${anchor}-text` : undefined}
-          onNeedSignIn={signedOut ? () => askToSignIn("Sign in to vote in this poll.") : undefined}
-        />
+        <Suspense fallback={<div className="mt-4 h-24 animate-pulse rounded-xl bg-stone-100" aria-hidden="true" />}>
+          <PostPoll
+            postId={post.id}
+            poll={post.poll}
+            voteIndex={post.user_vote_index}
+            approved={post.is_approved}
+            headingId={post.content ? `${anchor}-text` : undefined}
+            onNeedSignIn={signedOut ? () => askToSignIn("Sign in to vote in this poll.") : undefined}
+          />
+        </Suspense>
       )}
       {post.link_preview && <LinkPreviewCard preview={post.link_preview} />}
 
