@@ -2,8 +2,8 @@ import { sql } from "drizzle-orm";
 import type { DemoAccount, Tx } from "./communities";
 
 /**
- * The demo accounts' recent notifications, derived from the seeded likes, comments and joins (the
- * same titles `notify()` writes): the newest few of each kind, those older than two days read. No
+ * The demo accounts' recent notifications, derived from the seeded likes, comments, joins and
+ * pending requests to join (the same titles `notify()` writes): the newest few of each kind, those older than two days read. No
  * digest is scheduled: the demo should not mail anyone on its first start.
  */
 export async function seedNotifications(input: {
@@ -47,7 +47,16 @@ export async function seedNotifications(input: {
           JOIN name n ON n.user_id = m.user_id
          WHERE a.user_id IN (SELECT user_id FROM demo) AND a.role IN ('owner', 'admin')) x
        WHERE k <= 5),
-    everything AS (SELECT * FROM likes UNION ALL SELECT * FROM replies UNION ALL SELECT * FROM joins)
+    requests AS (
+      SELECT a.user_id, r.community_id, r.user_id AS actor_id, 'join_request' AS type,
+             n.name || ' asked to join' AS title, 'Their answers are waiting in the Admin tab.' AS body,
+             jsonb_build_object('tab', 'admin', 'request_id', r.id) AS data, r.created_at, 1::bigint AS k
+        FROM join_requests r
+        JOIN community_members a ON a.community_id = r.community_id AND a.role IN ('owner', 'admin')
+        JOIN name n ON n.user_id = r.user_id
+       WHERE r.status = 'pending' AND a.user_id IN (SELECT user_id FROM demo)),
+    everything AS (
+      SELECT * FROM likes UNION ALL SELECT * FROM replies UNION ALL SELECT * FROM joins UNION ALL SELECT * FROM requests)
     INSERT INTO notifications (user_id, community_id, actor_id, type, title, body, data, is_read, read_at, emailed_at, created_at)
     SELECT user_id, community_id, actor_id, type, title, body, data,
            created_at < now() - interval '2 days', CASE WHEN created_at < now() - interval '2 days' THEN created_at END,

@@ -165,6 +165,17 @@ describe("demo levels and join requests", () => {
     const times = items.map((i) => Date.parse(i.created_at));
     expect(times).toEqual([...times].sort((a, b) => a - b));
     expect(items.every((i) => i.answers.length === c.request_questions.length)).toBe(true);
+    // owner@hearth.test heard of each one; the newest are unread and lead to the Admin tab.
+    const notes = await api(t.app).get("/api/notifications?limit=50", as("owner"));
+    const asked = (notes.body.items as { type: string; title: string; href: string; is_read: boolean }[]).filter(
+      (n) => n.type === "join_request",
+    );
+    expect(asked.length).toBe(rows.length);
+    for (const n of asked) {
+      expect(n.title).toMatch(/ asked to join$/);
+      expect(n.href).toBe(`/community/${c.id}?tab=admin`);
+    }
+    expect(asked.some((n) => !n.is_read)).toBe(true);
     // Not for a plain outsider.
     const outsider = await api(t.app).get(`/api/communities/${REQUESTS_COMMUNITY}/join-requests`, as("member"));
     expect([403, 404]).toContain(outsider.status);
