@@ -8,7 +8,7 @@ import { type NotificationStreamEvent, useNotificationStream } from "#web/lib/us
 import { applyLevelUps } from "#web/features/levels";
 import { latestNotificationsQueryOptions } from "../api/get-notifications";
 import { useUnreadCount } from "../api/get-unread-count";
-import { invalidateNotifications } from "../api/notification-keys";
+import { invalidateNotifications, notificationQueryKeys } from "../api/notification-keys";
 import { Spinner } from "#web/components/ui/spinner";
 import { MarkAllReadButton } from "./mark-all-read-button";
 
@@ -36,11 +36,16 @@ export function NotificationBell({ onStreamEvent }: { onStreamEvent?: (event: No
   useNotificationStream((event) => {
     if (event !== "memberships") void invalidateNotifications(queryClient);
     // A level-up changes the viewer's level, badges and unlocks in its community: read them again.
+    // A read already under way began before this event: it is cancelled, so the list read here
+    // includes what the event announced.
     if (event === "notification" || event === "resync") {
-      void queryClient.fetchQuery(latestNotificationsQueryOptions()).then(
-        (page) => applyLevelUps(queryClient, page.items),
-        () => undefined,
-      );
+      void queryClient
+        .cancelQueries({ queryKey: notificationQueryKeys.latest() })
+        .then(() => queryClient.fetchQuery({ ...latestNotificationsQueryOptions(), staleTime: 0 }))
+        .then(
+          (page) => applyLevelUps(queryClient, page.items),
+          () => undefined,
+        );
     }
     onStreamEvent?.(event);
   });
