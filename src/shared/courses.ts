@@ -44,6 +44,8 @@ export const COURSE_MESSAGES = {
   lessonNotFound: "Lesson not found",
   moduleNotFound: "Module not found",
   startCourse: "Start Course",
+  /** A course the member cannot take yet (a tier, a purchase or a level opens it): its page shows what is inside. */
+  previewCourse: "Preview Course",
   continueCourse: "Continue",
   reviewCourse: "Review Course",
   markComplete: "Mark Complete",

@@ -27,6 +27,10 @@ export const LEVEL_LIMITS = {
   bonusPointsMax: 100,
 } as const;
 
+/** "level 3 (Insider)", or "level 3" while the level keeps its default name ("Level 3"). */
+const levelPhrase = (level: number, name: string) =>
+  !name || name.toLowerCase() === `level ${level}` ? `level ${level}` : `level ${level} (${name})`;
+
 export const LEVEL_MESSAGES = {
   nameRequired: "Every level needs a name",
   nameTooLong: `A level name must be at most ${LEVEL_LIMITS.nameMax} characters`,
@@ -36,10 +40,11 @@ export const LEVEL_MESSAGES = {
   bonusRange: `Points must be between 0 and ${LEVEL_LIMITS.bonusPointsMax}`,
   minLevelRange: `Choose a level from 1 to ${LEVEL_COUNT}`,
   /** Refusals (403) when a member below the community's minimum level tries to post. */
-  postLocked: (level: number, name: string) => `Posting unlocks at level ${level} (${name})`,
-  courseLocked: (level: number, name: string) => `Unlocks at level ${level} (${name})`,
+  postLocked: (level: number, name: string) => `Posting unlocks at ${levelPhrase(level, name)}`,
+  courseLocked: (level: number, name: string) => `Unlocks at ${levelPhrase(level, name)}`,
   /** The level-up notification's title. */
-  levelUp: (level: number, name: string, community: string) => `You reached level ${level} (${name}) in ${community}`,
+  levelUp: (level: number, name: string, community: string) =>
+    `You reached ${levelPhrase(level, name)} in ${community}`,
 } as const;
 
 /** The level (1..9) that `points` reaches with these thresholds (ascending, thresholds[0] = 0). */

@@ -293,7 +293,7 @@ describe("points and levels", () => {
     await drainJobs();
     let got = await levelUps(author.id, cid);
     expect(got).toHaveLength(1);
-    expect(got[0].title).toMatch(/^You reached level 2 \(Level 2\) in Climbers /);
+    expect(got[0].title).toMatch(/^You reached level 2 in Climbers /);
     expect(got[0].data.tab).toBe("leaderboards");
     // Down and up again: no second notification for level 2.
     await like(p, fans[0]);
@@ -324,7 +324,7 @@ describe("points and levels", () => {
     await drainJobs();
     got = await levelUps(author.id, cid);
     expect(got.map((n) => n.title.split(" in ")[0])).toEqual([
-      "You reached level 2 (Level 2)",
+      "You reached level 2",
       "You reached level 4 (Branch)",
     ]);
     const board = await http.get(`/api/communities/${cid}/leaderboard?period=all`, { cookie: owner.cookie });

@@ -20,7 +20,7 @@ describe("a course unlocked at a level", () => {
   it("says what unlocks it with the community's level name (the shared message)", () => {
     expect(courseLockText(course)).toBe(LEVEL_MESSAGES.courseLocked(3, "Insider"));
     expect(courseLockText(course)).toBe("Unlocks at level 3 (Insider)");
-    expect(courseLockText({ ...course, unlock_level_name: null })).toBe("Unlocks at level 3 (Level 3)");
+    expect(courseLockText({ ...course, unlock_level_name: null })).toBe("Unlocks at level 3");
   });
 
   it("shows the lock to members below the level, with their own level", () => {

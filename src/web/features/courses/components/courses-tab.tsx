@@ -1,7 +1,7 @@
 import { BookOpen, Plus } from "lucide-react";
 import { type ReactNode, useId, useState } from "react";
 import { Link } from "react-router";
-import { progressLabel } from "#shared/courses";
+import { COURSE_MESSAGES, progressLabel } from "#shared/courses";
 import { isManager } from "#shared/roles";
 import { Button, buttonClasses } from "#web/components/ui/button";
 import { FormMessage } from "#web/components/ui/form-message";
@@ -128,13 +128,13 @@ function CourseCard({ course, communitySlug }: { course: CourseSummary; communit
             to={coursePath(communitySlug, course.id)}
             aria-describedby={`${id}-title`}
             className={cn(
-              buttonClasses({ variant: course.progress >= 100 ? "secondary" : "primary" }),
+              buttonClasses({ variant: locked || course.progress >= 100 ? "secondary" : "primary" }),
               "mt-4 w-full",
               // The whole card opens the course.
               "after:absolute after:inset-0 after:content-['']",
             )}
           >
-            {progressLabel(course.progress)}
+            {locked ? COURSE_MESSAGES.previewCourse : progressLabel(course.progress)}
           </Link>
         </div>
       </div>
