@@ -323,10 +323,7 @@ describe("points and levels", () => {
     await like(p, fans[5]);
     await drainJobs();
     got = await levelUps(author.id, cid);
-    expect(got.map((n) => n.title.split(" in ")[0])).toEqual([
-      "You reached level 2",
-      "You reached level 4 (Branch)",
-    ]);
+    expect(got.map((n) => n.title.split(" in ")[0])).toEqual(["You reached level 2", "You reached level 4 (Branch)"]);
     const board = await http.get(`/api/communities/${cid}/leaderboard?period=all`, { cookie: owner.cookie });
     expect(board.body.viewer_level).toEqual({ points: 0, level: 1, next: { level: 2, points: 2 } });
     expect(board.body.ladder.map((r: { name: string; threshold: number }) => [r.name, r.threshold])[3]).toEqual([
