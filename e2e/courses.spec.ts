@@ -396,7 +396,7 @@ test("a paid course is locked until the member buys it through the simulated car
   await coursesTab(page);
   const card = courseCard(page, title);
   await expect(card.getByText("$49")).toBeVisible();
-  await card.getByRole("link", { name: COURSE_MESSAGES.startCourse }).click();
+  await card.getByRole("link", { name: COURSE_MESSAGES.previewCourse }).click();
 
   // The free preview plays; the other lesson is locked.
   await expect(page.getByTitle("YouTube video: Welcome and materials")).toBeVisible();
@@ -513,7 +513,7 @@ test("the Courses tab, the course page and its dialogs have no WCAG A/AA violati
   await coursesTab(page);
   await expect(courseCard(page, title)).toBeVisible();
   await expectNoViolations(page, "Courses tab (member)");
-  await courseCard(page, title).getByRole("link", { name: COURSE_MESSAGES.startCourse }).click();
+  await courseCard(page, title).getByRole("link", { name: COURSE_MESSAGES.previewCourse }).click();
   await lessonLink(page, "Locked for now").click();
   await expect(page.getByRole("heading", { name: "This lesson is locked" })).toBeVisible();
   await expectNoViolations(page, "course page (member, locked lesson)");

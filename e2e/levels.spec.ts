@@ -147,7 +147,7 @@ test("a course unlocked at level 2 shows its lock, then opens once likes lift th
   const card = page.getByRole("article").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
   await expect(card.getByText(lockText)).toBeVisible();
   await expect(card.getByText("You are at level 1 of 2")).toBeVisible();
-  await card.getByRole("link", { name: COURSE_MESSAGES.startCourse }).click();
+  await card.getByRole("link", { name: COURSE_MESSAGES.previewCourse }).click();
   await expect(page.getByRole("heading", { name: "This lesson is locked" })).toBeVisible();
   await expect(page.getByText(`${lockText}. ${COURSE_MESSAGES.levelLocked}`)).toBeVisible();
   await expect(page.getByTitle("YouTube video: Where to go next")).toHaveCount(0);

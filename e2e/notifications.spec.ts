@@ -153,7 +153,8 @@ test("/notifications pages with 'Load more'; signed out it asks to log in", asyn
   const ownerApi = await apiFor(owner);
   const fanApi = await apiFor(fan);
   const community = await createCommunity(ownerApi, "Pages");
-  // One new member and 20 likes: one more than a page.
+  // One new member, 20 likes and the two levels those likes reach (5 and 20 points): three more
+  // than a page.
   expect((await fanApi.post(`/api/communities/${community.id}/join`)).ok()).toBe(true);
   for (let i = 0; i < 20; i++) {
     const post = await createPost(ownerApi, community, `Post ${i}`);
@@ -162,12 +163,12 @@ test("/notifications pages with 'Load more'; signed out it asks to log in", asyn
 
   const { context, page: ownerPage } = await signedInPage(browser, ownerApi);
   await ownerPage.goto("/notifications");
-  await expect(bell(ownerPage)).toHaveAccessibleName("Notifications, 21 unread");
+  await expect(bell(ownerPage)).toHaveAccessibleName("Notifications, 23 unread");
   await expect(bell(ownerPage)).toHaveText("9+");
   const list = ownerPage.getByRole("list", { name: "All notifications" });
   await expect(list.getByRole("listitem")).toHaveCount(20);
   await ownerPage.getByRole("button", { name: "Load more" }).click();
-  await expect(list.getByRole("listitem")).toHaveCount(21);
+  await expect(list.getByRole("listitem")).toHaveCount(23);
   await expect(ownerPage.getByRole("button", { name: "Load more" })).toHaveCount(0);
   // The dropdown shows the ten newest.
   await bell(ownerPage).click();

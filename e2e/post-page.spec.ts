@@ -318,10 +318,15 @@ test("the leaderboard ranks the member whose posts got the most likes first", as
   await expect(rows.nth(2)).toContainText("You");
   await expect(rows.nth(2)).toContainText("Rank 3");
 
-  for (const period of ["7 days", "All time", "30 days"]) {
+  // All time ranks by points (likes received, plus lessons and events when the owner counts them).
+  for (const [period, text] of [
+    ["7 days", "2 likes"],
+    ["All time", "2 points"],
+    ["30 days", "2 likes"],
+  ]) {
     await page.getByRole("button", { name: period }).click();
     await expect(page.getByRole("button", { name: period })).toHaveAttribute("aria-pressed", "true");
-    await expect(rows.nth(0)).toContainText("2 likes");
+    await expect(rows.nth(0)).toContainText(text);
   }
   await expectNoViolations(page, "the leaderboards tab");
 
