@@ -262,19 +262,31 @@ describe("Better Auth's routes under every spelling", () => {
       "/change-password": { currentPassword: "wrong-one", newPassword: "another-one-1" },
     };
     const escaped: string[] = [];
+    // The limits count in fixed windows aligned to the epoch (lib/rate-limit.ts): a path whose
+    // window turned over while it was being tried starts afresh in the new window, once.
+    const windowsOf = (limits: (typeof LIMITS_BY_PATH)[string], at: number) =>
+      limits.map((l) => Math.floor(at / 1000 / l.rule.windowSeconds)).join();
     for (const [path, limits] of Object.entries(LIMITS_BY_PATH)) {
       const smallest = Math.min(...limits.map((l) => l.rule.limit));
       const body = bodies[path] ?? {};
-      // Spend the limit with every spelling in turn…
-      for (let i = 0; i < smallest; i++) {
-        const url = i % 2 === 0 ? `/api/auth${path}` : AUTH_SPELLINGS[i % AUTH_SPELLINGS.length](path);
-        const res = await post(limited, url, body);
-        if (res.status === 429) break; // a shared key (the two-factor routes) is spent already
-      }
-      // …then no spelling gets through.
-      for (const spell of [(p: string) => `/api/auth${p}`, ...AUTH_SPELLINGS]) {
-        const res = await post(limited, spell(path), body);
-        if (res.status !== 429) escaped.push(`${spell(path)}: ${res.status}`);
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const started = Date.now();
+        const found: string[] = [];
+        // Spend the limit with every spelling in turn…
+        for (let i = 0; i < smallest; i++) {
+          const url = i % 2 === 0 ? `/api/auth${path}` : AUTH_SPELLINGS[i % AUTH_SPELLINGS.length](path);
+          const res = await post(limited, url, body);
+          if (res.status === 429) break; // a shared key (the two-factor routes) is spent already
+        }
+        // …then no spelling gets through.
+        for (const spell of [(p: string) => `/api/auth${p}`, ...AUTH_SPELLINGS]) {
+          const res = await post(limited, spell(path), body);
+          if (res.status !== 429) found.push(`${spell(path)}: ${res.status}`);
+        }
+        if (windowsOf(limits, started) === windowsOf(limits, Date.now()) || attempt === 1) {
+          escaped.push(...found);
+          break;
+        }
       }
     }
     expect(escaped).toEqual([]);
