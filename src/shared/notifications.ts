@@ -16,6 +16,15 @@ export const NOTIFICATION_TYPES = [
   "join_request",
   "join_approved",
   "join_declined",
+  /**
+   * Reports (issue 22): a report waiting (owners, admins, moderators), the outcome told to a reporter,
+   * and the author told their post or comment was hidden, removed (with the reason) or that they were warned.
+   */
+  "report_new",
+  "report_outcome",
+  "content_hidden",
+  "content_removed",
+  "user_warned",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
@@ -46,6 +55,11 @@ export const FLAG_OF_TYPE: Record<NotificationType, CommunityFlag> = {
   join_request: "events",
   join_approved: "announcements",
   join_declined: "announcements",
+  report_new: "posts",
+  report_outcome: "announcements",
+  content_hidden: "announcements",
+  content_removed: "announcements",
+  user_warned: "announcements",
 };
 
 /** What each switch covers, as the Notifications tab explains it. */

@@ -32,6 +32,23 @@ export function postVisibleToRole(visibility: SQL, role: SQL): SQL {
   return sql`(${sql.join(cases, sql` OR `)})`;
 }
 
+/**
+ * Whether a post belongs in a list a viewer reads (the feed's rule), in SQL: its community is public
+ * or the viewer is a member; its visibility allows their role; it is not deleted; it is approved and
+ * not hidden pending review (issue 22), unless it is the viewer's own. Moderators reach held posts
+ * through their queues and requirePost, not through lists. `p` is the posts alias, `role` the
+ * viewer's role there (NULL when not a member), `communityVisibility` the community's visibility.
+ * Search (issue 21) and every list that picks posts for a viewer use it: no query keeps a copy.
+ */
+export function postReadable(p: string, role: SQL, communityVisibility: SQL, viewerId: string | null): SQL {
+  const col = (name: string) => sql.raw(`${p}.${name}`);
+  const own = viewerId ? sql`${col("author_id")} = ${viewerId}` : sql`false`;
+  return sql`(${col("deleted_at")} IS NULL
+    AND (${communityVisibility} <> 'private' OR ${role} IS NOT NULL)
+    AND ${postVisibleToRole(col("visibility"), role)}
+    AND ((${col("is_approved")} AND ${col("hidden_at")} IS NULL) OR ${own}))`;
+}
+
 type AccessPost = {
   id: string;
   community_id: string;

@@ -1,3 +1,4 @@
+import { REPORT_LIMITS } from "#shared/reports";
 import { sql } from "drizzle-orm";
 import {
   boolean,
@@ -87,6 +88,10 @@ export const communities = pgTable(
     /** A private community shown in the directory anyway (its content stays private). */
     listed: boolean("listed").notNull().default(false),
     requestCooldownDays: smallint("request_cooldown_days").notNull().default(JOIN_REQUEST_LIMITS.cooldownDaysDefault),
+    /** Reports (issue 22): distinct reports after which a post or comment is hidden pending review. */
+    reportHideThreshold: smallint("report_hide_threshold").notNull().default(REPORT_LIMITS.defaultHideThreshold),
+    /** Messages (issue 22): the level a member needs here to start a conversation through this community. */
+    minMessageLevel: smallint("min_message_level").notNull().default(1),
     ...timestamps(),
   },
   (t) => [

@@ -8,3 +8,5 @@ export * from "./posts";
 export * from "./profiles";
 export * from "./events";
 export * from "./levels";
+export * from "./messages";
+export * from "./reports";

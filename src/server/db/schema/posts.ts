@@ -58,6 +58,8 @@ export const posts = pgTable(
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
     deletedAt: ts("deleted_at"),
+    /** Hidden pending review after enough reports (issue 22): seen only by its author and moderators. */
+    hiddenAt: ts("hidden_at"),
   },
   (t) => [
     // Feed: newest first with pinned on top, keyset on (created_at, id).
@@ -133,6 +135,8 @@ export const comments = pgTable(
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
     deletedAt: ts("deleted_at"),
+    /** Hidden pending review after enough reports (issue 22): seen only by its author and moderators. */
+    hiddenAt: ts("hidden_at"),
   },
   (t) => [index("comments_post_idx").on(t.postId, t.createdAt), index("comments_parent_idx").on(t.parentId)],
 );

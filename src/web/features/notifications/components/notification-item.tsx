@@ -4,10 +4,14 @@ import {
   CalendarPlus,
   CalendarX,
   CircleCheck,
+  EyeOff,
+  Flag,
   Heart,
   type LucideIcon,
   MessageCircle,
   RotateCw,
+  ShieldAlert,
+  Trash2,
   TrendingUp,
   UserCheck,
   UserPlus,
@@ -39,6 +43,11 @@ const KIND: Record<NotificationType, { icon: LucideIcon; className: string }> = 
   join_request: { icon: UserPlus, className: "bg-sky-700" },
   join_approved: { icon: UserCheck, className: "bg-emerald-700" },
   join_declined: { icon: UserX, className: "bg-stone-700" },
+  report_new: { icon: Flag, className: "bg-red-700" },
+  report_outcome: { icon: CircleCheck, className: "bg-sky-700" },
+  content_hidden: { icon: EyeOff, className: "bg-amber-700" },
+  content_removed: { icon: Trash2, className: "bg-red-700" },
+  user_warned: { icon: ShieldAlert, className: "bg-amber-700" },
 };
 
 /**

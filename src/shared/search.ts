@@ -1,0 +1,52 @@
+/**
+ * Search (issue 21, docs/decisions/0018-search.md): what can be found, the limits and the texts
+ * both sides use. The server searches PostgreSQL's full-text index (src/server/features/search);
+ * the client asks after SEARCH_LIMITS.debounceMs of idle typing and cancels earlier requests.
+ */
+
+/** What a result can be, in the order the groups are shown. */
+export const SEARCH_KINDS = ["post", "comment", "lesson", "course", "member"] as const;
+export type SearchKind = (typeof SEARCH_KINDS)[number];
+
+export const SEARCH_KIND_LABELS: Record<SearchKind, { one: string; many: string }> = {
+  post: { one: "Post", many: "Posts" },
+  comment: { one: "Comment", many: "Comments" },
+  lesson: { one: "Lesson", many: "Lessons" },
+  course: { one: "Course", many: "Courses" },
+  member: { one: "Member", many: "Members" },
+};
+
+/** Relevance (recency breaks ties) or newest first. */
+export const SEARCH_ORDERS = ["relevance", "newest"] as const;
+export type SearchOrder = (typeof SEARCH_ORDERS)[number];
+
+/** The languages a profile can choose (SPEC): stemming for the European ones, n-grams for ja and zh. */
+export const SEARCH_LANGUAGES = ["en", "pt", "es", "fr", "de", "it", "ja", "zh"] as const;
+
+export const SEARCH_LIMITS = {
+  /** Characters of a query that are searched; a longer one is cut (never refused). */
+  queryMax: 200,
+  /** What the API accepts at all in ?q= (beyond it: 400 with SEARCH_MESSAGES.queryTooLong). */
+  queryAcceptMax: 1000,
+  /** Results on one page. */
+  page: 20,
+  maxPage: 50,
+  /** The header's quick results per kind. */
+  quick: 5,
+  /** Characters of a snippet around its first match. */
+  snippet: 160,
+  /** Idle time before the client searches while typing. */
+  debounceMs: 250,
+  /** Group counts are exact up to this; above it the client shows "1,000+". */
+  countCap: 1000,
+} as const;
+
+export const SEARCH_MESSAGES = {
+  placeholder: "Search this community",
+  headerPlaceholder: "Search Hearth",
+  noResults: "No results",
+  noResultsHint: "Try different words, or fewer filters.",
+  queryTooLong: `Search is limited to ${SEARCH_LIMITS.queryAcceptMax} characters`,
+  locked: "Locked",
+  badCursor: "Invalid page cursor",
+} as const;
