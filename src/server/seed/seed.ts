@@ -12,6 +12,7 @@ import { seedPayments } from "./payments";
 import { DEMO_PASSWORD, DEMO_USERS } from "./content/accounts.data";
 import { seedNotifications } from "./notifications";
 import { seedPosts } from "./posts";
+import { seedSearchDemo } from "./search";
 
 /** A confirmed account with a password and a profile, made directly (no confirmation email). */
 export async function createConfirmedUser(
@@ -135,6 +136,7 @@ export async function seedDemo(input: {
     const money = await seedPayments({ tx, seeded: directory.seeded, now });
     const calendar = await seedEvents({ tx, seeded: directory.seeded, accounts, now });
     const notifications = await seedNotifications({ tx, accounts });
+    await seedSearchDemo({ tx, seeded: directory.seeded, now });
     await addCredentials(await hashes);
     return { ...directory, content, levels, learning, notifications, money, calendar };
   });
