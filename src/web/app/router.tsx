@@ -93,6 +93,12 @@ export const router = createBrowserRouter([
             lazy: () => page(import("./routes/notifications"), "UnsubscribeRoute"),
           },
           {
+            // One route for the inbox and a conversation: each route costs every page's entry.
+            path: "messages/:conversationId?",
+            lazy: () =>
+              import("./routes/messages").then(({ MessagesRoute, handle }) => ({ Component: MessagesRoute, handle })),
+          },
+          {
             path: "u/:username",
             lazy: () => page(import("./routes/user-profile"), "UserProfileRoute"),
           },

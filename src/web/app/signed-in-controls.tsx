@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Bookmark, CreditCard, LogOut, Pencil, UserRound } from "lucide-react";
 import { useNavigate } from "react-router";
+import { MESSAGE_EVENT_TYPES } from "#shared/messaging";
 import { Avatar } from "#web/components/ui/avatar";
 import {
   DropdownMenu,
@@ -12,24 +13,32 @@ import {
 } from "#web/components/ui/dropdown-menu";
 import { useSignOut } from "#web/features/auth";
 import { communityQueryKeys, invalidateMyCommunities } from "#web/features/communities";
+import { invalidateMessages, MessagesButton } from "#web/features/messages";
 import { NotificationBell } from "#web/features/notifications";
 import { openEditProfile } from "#web/lib/edit-profile-events";
 import { type Me, useRefreshSession } from "#web/lib/session";
 import { toast } from "#web/lib/toast";
 
-/** The header's controls for someone signed in: the notification bell and the user menu. */
+/** The header's controls for someone signed in: the chat button, the notification bell and the user menu. */
 export function SignedInControls({ me }: { me: Me }) {
   const queryClient = useQueryClient();
   // The tab's one stream also keeps "your communities" fresh: any notification event may change a
   // community's unread mark; a membership change (here, in another tab, or by an admin) also
   // refetches the community pages on screen, so a page left elsewhere shows the landing.
   const onStreamEvent = (event: string) => {
+    // A message sent, edited, deleted or read (here or in another tab): the badge, the inbox and
+    // the open conversation are read again.
+    if (event === "resync" || (MESSAGE_EVENT_TYPES as readonly string[]).includes(event)) {
+      void invalidateMessages(queryClient);
+      if (event !== "resync") return;
+    }
     void invalidateMyCommunities(queryClient);
     if (event === "memberships" || event === "resync")
       void queryClient.invalidateQueries({ queryKey: communityQueryKeys.details() });
   };
   return (
     <>
+      <MessagesButton />
       <NotificationBell onStreamEvent={onStreamEvent} />
       <UserMenu me={me} />
     </>

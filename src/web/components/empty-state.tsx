@@ -1,5 +1,4 @@
-import type { LucideIcon } from "lucide-react";
-import type { ReactNode } from "react";
+import type { ComponentType, ReactNode } from "react";
 import { cn } from "#web/lib/cn";
 
 /** A calm, honest "nothing here yet" panel. */
@@ -11,7 +10,8 @@ export function EmptyState({
   className,
   headingLevel = 2,
 }: {
-  icon: LucideIcon;
+  /** A lucide icon, or a drawing that takes the same class and aria-hidden. */
+  icon: ComponentType<{ className?: string; "aria-hidden"?: "true" }>;
   title: string;
   children?: ReactNode;
   /** A way forward (a button or a link), below the text. */

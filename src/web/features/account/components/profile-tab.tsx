@@ -1,9 +1,10 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import type { ReactNode } from "react";
+import { type ReactNode, useId } from "react";
 import { Controller, useWatch } from "react-hook-form";
 import type { z } from "zod";
 import { LANGUAGES, LIMITS, TIMEZONES } from "#shared/limits";
 import { MSG } from "#shared/messages";
+import { MESSAGE_POLICIES, MESSAGE_POLICY_LABELS, messagePolicyOf } from "#shared/messaging";
 import { profileUpdateSchema } from "#shared/validation.schemas";
 import { UsernameField } from "#web/components/username-field";
 import { Button } from "#web/components/ui/button";
@@ -11,6 +12,7 @@ import { Field, TextareaField, TextField } from "#web/components/ui/field";
 import { FormMessage } from "#web/components/ui/form-message";
 import { Select } from "#web/components/ui/select";
 import { SwitchRow } from "#web/components/ui/switch";
+import { BlockedPeople } from "#web/features/messages";
 import { errorMessage } from "#web/lib/api";
 import type { OwnProfile } from "#web/lib/session";
 import { dirtyValues, useSettingsForm } from "#web/lib/use-settings-form";
@@ -59,6 +61,7 @@ export function ProfileTab({
   email: string;
   onDirtyChange: (dirty: boolean) => void;
 }) {
+  const formId = useId();
   const update = useUpdateProfile();
   const { form, onSubmit, saveBar } = useSettingsForm({
     source: profile,
@@ -192,12 +195,28 @@ export function ProfileTab({
               control={control}
               name="allow_messages"
               render={({ field }) => (
-                <SwitchRow
-                  label="Allow messages"
-                  description="Members of your communities can contact you."
-                  checked={field.value}
-                  onCheckedChange={field.onChange}
-                />
+                <div className="flex flex-col gap-2 py-3 sm:flex-row sm:items-start sm:justify-between sm:gap-4">
+                  <div className="min-w-0">
+                    <label htmlFor={`${formId}-policy`} className="block text-sm font-medium text-stone-900">
+                      Who can message me
+                    </label>
+                    <p id={`${formId}-policy-desc`} className="mt-0.5 text-sm text-stone-600">
+                      Who may start a conversation with you. People you block can never message you.
+                    </p>
+                  </div>
+                  <div className="sm:w-64 sm:shrink-0">
+                    <Select
+                      id={`${formId}-policy`}
+                      aria-describedby={`${formId}-policy-desc`}
+                      value={messagePolicyOf(field.value)}
+                      onValueChange={(value) => field.onChange(value === "members")}
+                      options={MESSAGE_POLICIES.map((policy) => ({
+                        value: policy,
+                        label: MESSAGE_POLICY_LABELS[policy],
+                      }))}
+                    />
+                  </div>
+                </div>
               )}
             />
             <Controller
@@ -213,6 +232,10 @@ export function ProfileTab({
               )}
             />
           </div>
+        </Section>
+
+        <Section title="Blocked people" description="They can't message you and you don't see their new messages.">
+          <BlockedPeople />
         </Section>
       </div>
 

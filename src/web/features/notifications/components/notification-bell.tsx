@@ -34,7 +34,7 @@ export function NotificationBell({ onStreamEvent }: { onStreamEvent?: (event: No
   const unread = count.data?.unread_count ?? 0;
   const headingId = useId();
   useNotificationStream((event) => {
-    if (event !== "memberships") void invalidateNotifications(queryClient);
+    if (event === "notification" || event === "read" || event === "resync") void invalidateNotifications(queryClient);
     // A level-up changes the viewer's level, badges and unlocks in its community: read them again.
     // A read already under way began before this event: it is cancelled, so the list read here
     // includes what the event announced.
