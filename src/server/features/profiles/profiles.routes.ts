@@ -49,6 +49,7 @@ const profileDto = z.object({
  */
 const publicProfileDto = profileDto
   .pick({
+    user_id: true,
     username: true,
     full_name: true,
     avatar_url: true,

@@ -145,6 +145,8 @@ export async function findPublicProfile({
   if (!row) throw notFound("Profile not found");
   const p = row.profile;
   return {
+    // Whom 'Message' opens a conversation with (issue 22); member lists show it too.
+    user_id: p.userId,
     username: p.username,
     full_name: p.fullName,
     avatar_url: p.avatarUrl,
