@@ -39,6 +39,7 @@ import {
   revenueRoutes,
 } from "./features/payments/index";
 import { realtimeRoutes } from "./features/realtime/realtime.routes";
+import { searchRoutes, startSearchBackfill } from "./features/search/index";
 import { canonicalUrl } from "./lib/canonical-url";
 import { mediaJobHandlers } from "./lib/uploads";
 import type { Storage } from "./lib/storage";
@@ -134,12 +135,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   await app.register(revenueRoutes, { ctx });
   await app.register(payoutRoutes, { ctx });
   await app.register(realtimeRoutes, { ctx });
+  await app.register(searchRoutes, { ctx });
   await app.register(devRoutes, { ctx });
   await app.register(adminRoutes, { ctx });
 
   await registerApiReference(root);
   await registerWebShell(root, { config, webDist: opts.webDist ?? WEB_DIST });
   startBackgroundWork(root, ctx, { startWorker: opts.startWorker !== false });
+  startSearchBackfill(root, ctx);
 
   return app as unknown as HearthApp;
 }

@@ -50,3 +50,19 @@ export const SEARCH_MESSAGES = {
   locked: "Locked",
   badCursor: "Invalid page cursor",
 } as const;
+
+/*
+ * Where a result opens, built by the server for each result and usable by the web: a post on its
+ * page, a comment on its post's page at the comment (the element id the thread gives it), a course
+ * or a lesson on the course page, a member on their profile.
+ */
+export const searchPostHref = (postId: string) => `/post/${encodeURIComponent(postId)}`;
+/** The element id of a comment in its thread (the comments feature's anchor). */
+export const commentAnchor = (commentId: string) => `comment-${commentId}`;
+export const searchCommentHref = (postId: string, commentId: string) =>
+  `${searchPostHref(postId)}#${commentAnchor(commentId)}`;
+export const searchCourseHref = (communitySlug: string, courseId: string, lessonId?: string) =>
+  `/community/${encodeURIComponent(communitySlug)}/course/${encodeURIComponent(courseId)}${
+    lessonId ? `?lesson=${encodeURIComponent(lessonId)}` : ""
+  }`;
+export const searchMemberHref = (username: string) => `/u/${encodeURIComponent(username)}`;

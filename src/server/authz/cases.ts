@@ -565,6 +565,14 @@ export const CASES: Record<string, Case> = {
     request: (w) => ({ method: "PUT", url: `/api/communities/${w.communityId}/levels`, body: { points_per_event: 3 } }),
     allowed: (res) => expect(res.json.points_per_event).toBe(3),
   },
+  "GET /api/communities/{communityId}/search": {
+    request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/search?q=post` }),
+    allowed: (res) => expect(res.json.groups).toHaveLength(5),
+  },
+  "GET /api/search": {
+    request: () => ({ method: "GET", url: "/api/search?q=post" }),
+    allowed: (res) => expect(res.json.groups).toHaveLength(5),
+  },
 
   // Uploads ----------------------------------------------------------------------------------
   "POST /api/upload": {

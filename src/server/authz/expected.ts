@@ -401,6 +401,12 @@ export const EXPECTED: Record<string, Entry> = {
     private: "401  404    404   404  404    200   200    200  200   200",
   },
   "PUT /api/communities/{communityId}/levels": { rule: "manage_settings: owner, admin", ...managers("200") },
+  // Search (issue 21, docs/decisions/0018-search.md): results are filtered per viewer, the route itself is open.
+  "GET /api/communities/{communityId}/search": {
+    rule: "Whoever sees the community (results: what they may read)",
+    ...readable(),
+  },
+  "GET /api/search": { rule: "Anyone; results only from what the viewer may read", any: ALL_200 },
 
   // ------------------------------------------------------------------------------------------
   // Uploads (SPEC §7 own endpoints).

@@ -1,0 +1,249 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SEARCH_LIMITS, SEARCH_MESSAGES } from "#shared/search";
+import { createTestApp, type TestApp } from "#server/test/harness";
+import { parseQuery } from "./search.query";
+import { highlights, snippet } from "./search.snippet";
+import { groupOf, ids, searchFixtures } from "./search.test-helpers";
+
+/*
+ * What a query finds in text: the eight profile languages (stems, accents, CJK inside words), bad
+ * input, freshness after writes, filters, both orders and keyset pages, and highlights as offsets.
+ */
+
+let t: TestApp;
+let f: ReturnType<typeof searchFixtures>;
+let owner: Awaited<ReturnType<ReturnType<typeof searchFixtures>["user"]>>;
+let c: { id: string; slug: string };
+const posts: Record<string, string> = {};
+
+const SAMPLES = {
+  en: "We went running along the river every morning",
+  pt: "As comunidades do bairro organizaram uma feira",
+  es: "La comunidad celebra su aniversario con música",
+  fr: "Les élèves préparent un spectacle pour l'école",
+  de: "Die Häuser am Fluss wurden letztes Jahr renoviert",
+  it: "Abbiamo mangiato una pizza napoletana deliziosa",
+  ja: "東京都の図書館で勉強会を開きました",
+  zh: "我们在北京大学举办了一次读书会",
+};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  f = searchFixtures(t);
+  owner = await f.user();
+  c = await f.community(owner, { name: "Text" });
+  for (const [lang, text] of Object.entries(SAMPLES)) posts[lang] = await f.post(c.id, owner, text);
+});
+afterAll(() => t.close());
+
+const find = async (q: string, extra: Record<string, string> = {}) => {
+  const res = await f.communitySearch(c.id, { q, kind: "post", ...extra }, owner);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return ids(res.body, "post");
+};
+
+describe("languages", () => {
+  it.each([
+    ["run ", "en"],
+    ["runs ", "en"],
+    ["comunidades ", "es"],
+    ["comunidad ", "pt"],
+    ["eleve ", "fr"],
+    ["ÉLÈVES ", "fr"],
+    ["ecole ", "fr"],
+    ["hauser ", "de"],
+    ["Häuser ", "de"],
+    ["napoletane ", "it"],
+    ["図書 ", "ja"],
+    ["京都 ", "ja"],
+    ["北京 ", "zh"],
+    ["读书", "zh"],
+    ['"river every morning"', "en"],
+  ])("%s finds the %s sample", async (query, lang) => {
+    expect(await find(query)).toContain(posts[lang]);
+  });
+
+  it.each([
+    ["runner ", "en"],
+    ["図館 ", "ja"],
+    ["上海 ", "zh"],
+    ['"morning every river"', "en"],
+    ["pizza ", "de"],
+  ])("%s does not find the %s sample", async (query, lang) => {
+    expect(await find(query)).not.toContain(posts[lang]);
+  });
+
+  it("a word being typed matches as a prefix; a finished one does not", async () => {
+    expect(await find("napol")).toContain(posts.it);
+    expect(await find("napol ")).not.toContain(posts.it);
+  });
+});
+
+describe("bad input answers results or nothing, never an error", () => {
+  it.each([
+    "!!!",
+    "a & b | !c",
+    "'quoted' \"unclosed",
+    "back\\slash\\",
+    ":* <-> & | ! ( )",
+    "😀🎉",
+    "   ",
+    "x".repeat(SEARCH_LIMITS.queryAcceptMax),
+    "run ".repeat(250),
+    "\u0000 null",
+  ])("%#", async (query) => {
+    for (const kind of [undefined, "post", "comment", "lesson", "course", "member"]) {
+      const res = await f.communitySearch(c.id, { q: query, ...(kind ? { kind } : {}) }, owner);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.q.length).toBeLessThanOrEqual(SEARCH_LIMITS.queryMax);
+    }
+  });
+
+  it("over queryAcceptMax characters is refused with the text", async () => {
+    const res = await f.communitySearch(c.id, { q: "x".repeat(SEARCH_LIMITS.queryAcceptMax + 1) }, owner);
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toContain(SEARCH_MESSAGES.queryTooLong);
+  });
+
+  it("a forged cursor is refused", async () => {
+    const res = await f.communitySearch(c.id, { q: "run", kind: "post", cursor: "bm9wZQ" }, owner);
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toContain(SEARCH_MESSAGES.badCursor);
+  });
+});
+
+describe("freshness", () => {
+  it("a post, an edit, a comment and a deletion show at once", async () => {
+    const id = await f.post(c.id, owner, "A marmalade recipe");
+    expect(await find("marmalade ")).toEqual([id]);
+    expect(
+      (await f.http.patch(`/api/posts/${id}`, { content: "A quince jam recipe" }, { cookie: owner.cookie })).status,
+    ).toBe(200);
+    expect(await find("marmalade ")).toEqual([]);
+    expect(await find("quince ")).toEqual([id]);
+    const cid = await f.comment(id, owner, "Add cardamom to taste");
+    const res = await f.communitySearch(c.id, { q: "cardamom", kind: "comment" }, owner);
+    expect(ids(res.body, "comment")).toEqual([cid]);
+    expect(groupOf(res.body, "comment").results[0].href).toBe(`/post/${id}#comment-${cid}`);
+    expect(
+      (await f.http.patch(`/api/comments/${cid}`, { content: "Add cinnamon" }, { cookie: owner.cookie })).status,
+    ).toBe(200);
+    expect(ids((await f.communitySearch(c.id, { q: "cardamom", kind: "comment" }, owner)).body, "comment")).toEqual([]);
+    expect((await f.http.delete(`/api/comments/${cid}`, { cookie: owner.cookie })).status).toBeLessThan(300);
+    expect(ids((await f.communitySearch(c.id, { q: "cinnamon", kind: "comment" }, owner)).body, "comment")).toEqual([]);
+    expect((await f.http.delete(`/api/posts/${id}`, { cookie: owner.cookie })).status).toBeLessThan(300);
+    expect(await find("quince ")).toEqual([]);
+  });
+
+  it("poll options and link preview titles are searched", async () => {
+    const id = await f.post(c.id, owner, "Vote please", { type: "poll", poll: { options: ["Gooseberry", "Rhubarb"] } });
+    expect(await find("gooseberry")).toEqual([id]);
+    await f.q(`UPDATE posts SET link_preview = $2 WHERE id = $1`, [
+      id,
+      JSON.stringify({ url: "https://example.test", title: "Persimmon harvest", description: "", image: null }),
+    ]);
+    expect(await find("persimmon")).toEqual([id]);
+  });
+});
+
+describe("paging, orders and filters", () => {
+  let made: string[] = [];
+  beforeAll(async () => {
+    made = [];
+    for (let i = 0; i < 7; i++) {
+      const text = i === 3 ? "zucchini zucchini zucchini bread and zucchini cake" : `zucchini note number ${i}`;
+      made.push(await f.post(c.id, owner, text));
+    }
+  });
+
+  it("newest pages by keyset without repeats or gaps", async () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 5; page++) {
+      const res = await f.communitySearch(
+        c.id,
+        { q: "zucchini", kind: "post", order: "newest", limit: "3", ...(cursor ? { cursor } : {}) },
+        owner,
+      );
+      expect(res.status).toBe(200);
+      const g = groupOf(res.body, "post");
+      expect(g.count).toBe(7);
+      seen.push(...g.results.map((r) => r.id));
+      if (!g.next_cursor) break;
+      cursor = g.next_cursor;
+    }
+    expect(seen).toEqual([...made].reverse());
+  });
+
+  it("relevance puts the densest match first, then newest; pages cover every match once", async () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 5; page++) {
+      const res = await f.communitySearch(
+        c.id,
+        { q: "zucchini", kind: "post", limit: "2", ...(cursor ? { cursor } : {}) },
+        owner,
+      );
+      const g = groupOf(res.body, "post");
+      seen.push(...g.results.map((r) => r.id));
+      if (!g.next_cursor) break;
+      cursor = g.next_cursor;
+    }
+    expect(seen[0]).toBe(made[3]);
+    expect(seen.slice(1)).toEqual(made.filter((_, i) => i !== 3).reverse());
+  });
+
+  it("a cursor of another order or kind is refused", async () => {
+    const res = await f.communitySearch(c.id, { q: "zucchini", kind: "post", limit: "2" }, owner);
+    const cursor = groupOf(res.body, "post").next_cursor ?? "";
+    expect(
+      (await f.communitySearch(c.id, { q: "zucchini", kind: "post", order: "newest", cursor }, owner)).status,
+    ).toBe(400);
+    expect((await f.communitySearch(c.id, { q: "zucchini", kind: "comment", cursor }, owner)).status).toBe(400);
+  });
+
+  it("category, author and dates filter", async () => {
+    const other = await f.user();
+    await f.addMember(c.id, other);
+    const theirs = await f.post(c.id, other, "zucchini from another author");
+    expect(await find("zucchini", { author: other.username })).toEqual([theirs]);
+    expect(await find("zucchini", { author: "nobody_here" })).toEqual([]);
+    const [cat] = await f.q<{ id: string }>(
+      `INSERT INTO post_categories (community_id, name) VALUES ($1, 'Veg') RETURNING id`,
+      [c.id],
+    );
+    await f.q(`UPDATE posts SET category_id = $2 WHERE id = $1`, [made[0], cat.id]);
+    expect(await find("zucchini", { category: cat.id })).toEqual([made[0]]);
+    await f.q(`UPDATE posts SET created_at = '2025-03-10T12:00:00Z' WHERE id = $1`, [made[1]]);
+    await f.q(`UPDATE search_documents SET created_at = '2025-03-10T12:00:00Z' WHERE doc_id = $1`, [made[1]]);
+    expect(await find("zucchini", { from: "2025-03-10", to: "2025-03-10" })).toEqual([made[1]]);
+    expect(await find("zucchini", { to: "2025-03-09" })).toEqual([]);
+    expect(await find("zucchini", { from: "2025-03-11" })).not.toContain(made[1]);
+  });
+
+  it("without a kind every kind comes grouped with counts", async () => {
+    const res = await f.communitySearch(c.id, { q: "zucchini" }, owner);
+    expect(res.body.groups.map((g) => g.kind)).toEqual(["post", "comment", "lesson", "course", "member"]);
+    expect(groupOf(res.body, "post").count).toBeGreaterThanOrEqual(7);
+  });
+});
+
+describe("highlights", () => {
+  it("are offsets of the matched words in plain text", () => {
+    const text = "I love running, and <b>Running</b> too; ran";
+    const spans = highlights(text, parseQuery("run "));
+    expect(spans.map(([s, e]) => text.slice(s, e))).toEqual(["running", "Running"]);
+    const ja = "東京都の図書館";
+    expect(highlights(ja, parseQuery("図書")).map(([s, e]) => ja.slice(s, e))).toEqual(["図書"]);
+    const long = `${"word ".repeat(100)}needle ${"word ".repeat(100)}`;
+    const sn = snippet(long, parseQuery("needle "));
+    expect(sn.text.length).toBeLessThanOrEqual(SEARCH_LIMITS.snippet + 2);
+    expect(sn.highlights.map(([s, e]) => sn.text.slice(s, e))).toEqual(["needle"]);
+  });
+
+  it("come back with results", async () => {
+    const res = await f.communitySearch(c.id, { q: "comunidades", kind: "post" }, owner);
+    const r = groupOf(res.body, "post").results.find((x) => x.id === posts.pt);
+    expect(r?.snippet.highlights.map(([s, e]) => r.snippet.text.slice(s, e))).toEqual(["comunidades"]);
+  });
+});
