@@ -25,6 +25,7 @@ import { cn } from "#web/lib/cn";
 import { useMe } from "#web/lib/session";
 import { useDebouncedValue } from "#web/lib/use-debounced-value";
 import type { CommunityView } from "#web/features/communities";
+import { MessageButton } from "#web/features/messages";
 import { useBanMember } from "../api/ban-member";
 import { type MemberRow, useMembers } from "../api/get-members";
 import { useRemoveMember } from "../api/remove-member";
@@ -197,6 +198,9 @@ export function MembersTab({ community: c }: { community: CommunityView }) {
                             {m.headline && <span className="hidden sm:inline"> · {m.headline}</span>}
                           </p>
                         </div>
+                        {myId && !isSelf && m.username && (
+                          <MessageButton userId={m.user_id} name={name} iconOnly className="ml-auto" />
+                        )}
                       </div>
                     </td>
                     <td className="px-2 py-3 sm:px-4">

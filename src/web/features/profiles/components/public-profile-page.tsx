@@ -4,6 +4,7 @@ import { NotFoundView } from "#web/components/not-found-view";
 import { ErrorFallback } from "#web/components/error-fallback";
 import { Avatar } from "#web/components/ui/avatar";
 import { LevelAvatar } from "#web/features/levels";
+import { MessageButton } from "#web/features/messages";
 import { Link } from "react-router";
 import { Button } from "#web/components/ui/button";
 import { ApiError } from "#web/lib/api";
@@ -71,6 +72,14 @@ export function PublicProfilePage({ username }: { username: string }) {
                 <Pencil className="size-4" aria-hidden="true" />
                 Edit profile
               </Button>
+            )}
+            {me.data?.user && !isOwn && p.allow_messages && (
+              <MessageButton
+                userId={p.user_id}
+                name={p.full_name || p.username}
+                variant="primary"
+                className="ml-auto"
+              />
             )}
           </div>
           <h1 className="mt-4 text-2xl font-bold tracking-tight text-stone-900 sm:text-3xl">
