@@ -26,6 +26,7 @@ import { calendarMonthRoutes } from "./features/events/calendar-month.routes";
 import { rsvpRoutes } from "./features/events/rsvp.routes";
 import { memberRoutes } from "./features/members/members.routes";
 import { membershipRoutes } from "./features/membership/index";
+import { messageJobHandlers, messageRoutes } from "./features/messages/index";
 import { postRoutes } from "./features/posts/posts.routes";
 import { profileRoutes } from "./features/profiles/profiles.routes";
 import { notificationRoutes } from "./features/notifications/notifications.routes";
@@ -97,6 +98,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   ctx.worker.register(reminderJobHandlers(ctx));
   ctx.worker.register(eventJobHandlers(ctx));
   ctx.worker.register(levelJobHandlers(ctx));
+  ctx.worker.register(messageJobHandlers(ctx));
 
   registerSecurityHeaders(root, config);
   registerCompression(root);
@@ -129,6 +131,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   await app.register(calendarMonthRoutes, { ctx });
   await app.register(rsvpRoutes, { ctx });
   await app.register(notificationRoutes, { ctx });
+  await app.register(messageRoutes, { ctx });
   await app.register(billingRoutes, { ctx });
   await app.register(paymentRoutes, { ctx });
   await app.register(pricingRoutes, { ctx });

@@ -100,6 +100,43 @@ async function takeRequests(w: World, c: CaseContext) {
   );
 }
 
+/**
+ * Direct messages: per world, the conversation a cell asks about (the actor's own with `target`,
+ * or `author`'s with `target`) and a message in it (by the actor in their own, by `author` in the
+ * other). A ghost world has neither, so its request names ids that do not exist.
+ */
+const dm = { conversations: new Map<string, string>(), messages: new Map<string, string>() };
+const DM_MISSING = randomUUID();
+const dmConversation = (w: World) => dm.conversations.get(w.communityId) ?? DM_MISSING;
+const dmMessage = (w: World) => dm.messages.get(w.communityId) ?? DM_MISSING;
+
+async function dmPrepare(w: World, c: CaseContext, whose: "own" | "others") {
+  const me = whose === "own" ? userId(c, w.actor) : c.users.author.id;
+  if (!me) return;
+  const other = c.users.target.id;
+  const [conversation] = await q<{ id: string }>(
+    c,
+    `WITH made AS (
+       INSERT INTO conversations (user_low, user_high) VALUES (least($1::text, $2::text), greatest($1::text, $2::text))
+       ON CONFLICT (user_low, user_high) DO NOTHING RETURNING id
+     ), sides AS (
+       INSERT INTO conversation_members (conversation_id, user_id, other_user_id)
+       SELECT made.id, x.u, x.o FROM made, (VALUES ($1::text, $2::text), ($2::text, $1::text)) AS x(u, o)
+     )
+     SELECT id FROM made
+     UNION ALL
+     SELECT id FROM conversations WHERE user_low = least($1::text, $2::text) AND user_high = greatest($1::text, $2::text)`,
+    [me, other],
+  );
+  const [message] = await q<{ id: string }>(
+    c,
+    `INSERT INTO direct_messages (conversation_id, sender_id, body) VALUES ($1, $2, $3) RETURNING id`,
+    [conversation.id, me, `a message of ${w.token}`],
+  );
+  dm.conversations.set(w.communityId, conversation.id);
+  dm.messages.set(w.communityId, message.id);
+}
+
 export const CASES: Record<string, Case> = {
   "GET /api/health": {
     request: () => ({ method: "GET", url: "/api/health" }),
@@ -1019,6 +1056,90 @@ export const CASES: Record<string, Case> = {
   },
   "GET /api/realtime/notifications": {
     request: () => ({ method: "GET", url: "/api/realtime/notifications", stream: true }),
+  },
+
+  // Direct messages -----------------------------------------------------------------------------
+  "GET /api/conversations": {
+    prepare: (w, c) => dmPrepare(w, c, "others"),
+    request: () => ({ method: "GET", url: "/api/conversations" }),
+    allowed: (res, { w }) => expect(idsOf(res.json.conversations)).not.toContain(dm.conversations.get(w.communityId)),
+  },
+  "POST /api/conversations": {
+    request: (_w, _a, c) => ({
+      method: "POST",
+      url: "/api/conversations",
+      body: { user_id: c.users.target.id, body: "hi" },
+    }),
+    allowed: (res, { c }) => expect(res.json.other.id).toBe(c.users.target.id),
+  },
+  "GET /api/conversations/{id}": {
+    prepare: (w, c) => dmPrepare(w, c, "others"),
+    request: (w) => ({ method: "GET", url: `/api/conversations/${dmConversation(w)}` }),
+  },
+  "GET /api/conversations/{id} · own": {
+    prepare: (w, c) => dmPrepare(w, c, "own"),
+    request: (w) => ({ method: "GET", url: `/api/conversations/${dmConversation(w)}` }),
+    allowed: (res, { w }) => expect(res.json.conversation.id).toBe(dmConversation(w)),
+  },
+  "POST /api/conversations/{id}/messages": {
+    prepare: (w, c) => dmPrepare(w, c, "others"),
+    request: (w) => ({ method: "POST", url: `/api/conversations/${dmConversation(w)}/messages`, body: { body: "hi" } }),
+  },
+  "POST /api/conversations/{id}/messages · own": {
+    prepare: (w, c) => dmPrepare(w, c, "own"),
+    request: (w) => ({ method: "POST", url: `/api/conversations/${dmConversation(w)}/messages`, body: { body: "hi" } }),
+    allowed: (res, { w }) => expect(res.json.conversation_id).toBe(dmConversation(w)),
+  },
+  "POST /api/conversations/{id}/read": {
+    prepare: (w, c) => dmPrepare(w, c, "others"),
+    request: (w) => ({ method: "POST", url: `/api/conversations/${dmConversation(w)}/read`, body: {} }),
+  },
+  "POST /api/conversations/{id}/read · own": {
+    prepare: (w, c) => dmPrepare(w, c, "own"),
+    request: (w) => ({ method: "POST", url: `/api/conversations/${dmConversation(w)}/read`, body: {} }),
+    allowed: (res) => expect(res.json.unread).toEqual(expect.any(Number)),
+  },
+  "PATCH /api/messages/{id}": {
+    prepare: (w, c) => dmPrepare(w, c, "others"),
+    request: (w) => ({ method: "PATCH", url: `/api/messages/${dmMessage(w)}`, body: { body: "changed" } }),
+  },
+  "PATCH /api/messages/{id} · own": {
+    prepare: (w, c) => dmPrepare(w, c, "own"),
+    request: (w) => ({ method: "PATCH", url: `/api/messages/${dmMessage(w)}`, body: { body: "changed" } }),
+    allowed: (res) => expect(res.json.body).toBe("changed"),
+  },
+  "DELETE /api/messages/{id}": {
+    prepare: (w, c) => dmPrepare(w, c, "others"),
+    request: (w) => ({ method: "DELETE", url: `/api/messages/${dmMessage(w)}` }),
+  },
+  "DELETE /api/messages/{id} · own": {
+    prepare: (w, c) => dmPrepare(w, c, "own"),
+    request: (w) => ({ method: "DELETE", url: `/api/messages/${dmMessage(w)}` }),
+    allowed: (res) => expect(res.json.deleted).toBe(true),
+  },
+  "GET /api/messages/unread-count": {
+    request: () => ({ method: "GET", url: "/api/messages/unread-count" }),
+    allowed: (res) => expect(res.json.unread).toEqual(expect.any(Number)),
+  },
+  "GET /api/me/messaging": {
+    request: () => ({ method: "GET", url: "/api/me/messaging" }),
+    allowed: (res) => expect(res.json.policy).toBe("members"),
+  },
+  "PUT /api/me/messaging": {
+    request: () => ({ method: "PUT", url: "/api/me/messaging", body: { policy: "members" } }),
+    allowed: (res) => expect(res.json.policy).toBe("members"),
+  },
+  "GET /api/me/blocks": {
+    request: () => ({ method: "GET", url: "/api/me/blocks" }),
+    allowed: (res) => expect(res.json.blocks).toEqual(expect.any(Array)),
+  },
+  "PUT /api/users/{userId}/block": {
+    request: (_w, _a, c) => ({ method: "PUT", url: `/api/users/${c.users.admin2.id}/block`, body: {} }),
+    allowed: (res) => expect(res.json.blocked).toBe(true),
+  },
+  "DELETE /api/users/{userId}/block": {
+    request: (_w, _a, c) => ({ method: "DELETE", url: `/api/users/${c.users.admin2.id}/block` }),
+    allowed: (res) => expect(res.json.blocked).toBe(false),
   },
 
   // Hidden routes ----------------------------------------------------------------------------

@@ -47,6 +47,7 @@ export type Entry = {
 const EVENTS_FORBIDDEN = "Only the community's owner and admins can manage events";
 const MEMBERS_HIDDEN = "You don't have access to view members of this community.";
 const NOT_A_MEMBER = "User is not a member of this community";
+const CANNOT_MESSAGE = "You can't message this person.";
 
 export const DEFAULT_MESSAGES: Record<string, string> = {
   "401": "Please sign in to continue",
@@ -661,6 +662,52 @@ export const EXPECTED: Record<string, Entry> = {
     rule: "Signed in; turns one's own feed off",
     any: "401  204    204   204  204    204   204    204  204   204",
   },
+
+  // Direct messages (issue 22, docs/decisions/0019-messages-and-reports.md): a conversation is its
+  // two people's only; no one else (the community's staff included) can tell it exists. The
+  // conversation used is the actor's own with `target` (a member of every world's community), or
+  // someone else's: between `author` and `target`.
+  "GET /api/conversations": { rule: "Signed in; one's own conversations only", any: SIGNED_IN_200 },
+  "POST /api/conversations": {
+    rule: "Writing to a person needs a community shared now; the refusal never says why",
+    any: "401  403    403   403  403    200   200    200  200   200",
+    messages: { "403": CANNOT_MESSAGE },
+  },
+  "GET /api/conversations/{id}": {
+    rule: "Someone else's conversation does not exist for the caller, whatever their role",
+    any: "401  404    404   404  404    404   404    404  404   404",
+  },
+  "GET /api/conversations/{id} · own": { rule: "One's own conversation", any: SIGNED_IN_200 },
+  "POST /api/conversations/{id}/messages": {
+    rule: "Someone else's conversation does not exist for the caller",
+    any: "401  404    404   404  404    404   404    404  404   404",
+  },
+  "POST /api/conversations/{id}/messages · own": {
+    rule: "In one's own conversation, only while sharing a community; the refusal never says why",
+    any: "401  403    403   403  403    201   201    201  201   201",
+    messages: { "403": CANNOT_MESSAGE },
+  },
+  "POST /api/conversations/{id}/read": {
+    rule: "Someone else's conversation does not exist for the caller",
+    any: "401  404    404   404  404    404   404    404  404   404",
+  },
+  "POST /api/conversations/{id}/read · own": { rule: "One's own conversation", any: SIGNED_IN_200 },
+  "PATCH /api/messages/{id}": {
+    rule: "A message of someone else's conversation does not exist for the caller",
+    any: "401  404    404   404  404    404   404    404  404   404",
+  },
+  "PATCH /api/messages/{id} · own": { rule: "One's own message, within the edit window", any: SIGNED_IN_200 },
+  "DELETE /api/messages/{id}": {
+    rule: "A message of someone else's conversation does not exist for the caller",
+    any: "401  404    404   404  404    404   404    404  404   404",
+  },
+  "DELETE /api/messages/{id} · own": { rule: "One's own message", any: SIGNED_IN_200 },
+  "GET /api/messages/unread-count": { rule: "Signed in; one's own", any: SIGNED_IN_200 },
+  "GET /api/me/messaging": { rule: "Signed in; one's own choice", any: SIGNED_IN_200 },
+  "PUT /api/me/messaging": { rule: "Signed in; changes only one's own choice", any: SIGNED_IN_200 },
+  "GET /api/me/blocks": { rule: "Signed in; one's own blocks", any: SIGNED_IN_200 },
+  "PUT /api/users/{userId}/block": { rule: "Signed in; one's own block of anyone", any: SIGNED_IN_200 },
+  "DELETE /api/users/{userId}/block": { rule: "Signed in; lifts only one's own block", any: SIGNED_IN_200 },
 
   // ------------------------------------------------------------------------------------------
   // Routes left out of the OpenAPI document.

@@ -7,6 +7,7 @@ import { MIME_BY_EXTENSION } from "#shared/uploads";
 import type { AppContext } from "#server/context";
 import { originalKeyOf, variantKeys } from "#server/lib/uploads";
 import { courseGateSql, lessonUnlocked, managesCourses } from "#server/features/courses/index";
+import { messageImageAccess } from "#server/features/messages/index";
 
 /** How stored files are served: every accepted upload type, and sanitized SVG icons. */
 const MEDIA_TYPES: Record<string, string> = { ...MIME_BY_EXTENSION, ".svg": "image/svg+xml" };
@@ -35,7 +36,9 @@ export async function mediaAccess(
 ): Promise<MediaAccess> {
   if (key.startsWith("incoming/")) return "denied";
   if (key.startsWith("user-avatars/") || key.startsWith("user-uploads/")) {
-    return (await fileStatus(ctx, originalKeyOf(key))) === "ready" ? "public" : "denied";
+    if ((await fileStatus(ctx, originalKeyOf(key))) !== "ready") return "denied";
+    // A personal image sent in a message reaches that conversation's two people only.
+    return key.startsWith("user-uploads/") ? messageImageAccess(ctx.db, originalKeyOf(key), viewerId) : "public";
   }
   const m = COMMUNITY_KEY.exec(key);
   if (!m) return "denied";
