@@ -40,6 +40,7 @@ import {
   revenueRoutes,
 } from "./features/payments/index";
 import { realtimeRoutes } from "./features/realtime/realtime.routes";
+import { reportRoutes } from "./features/reports/index";
 import { searchRoutes, startSearchBackfill } from "./features/search/index";
 import { canonicalUrl } from "./lib/canonical-url";
 import { mediaJobHandlers } from "./lib/uploads";
@@ -138,6 +139,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   await app.register(revenueRoutes, { ctx });
   await app.register(payoutRoutes, { ctx });
   await app.register(realtimeRoutes, { ctx });
+  await app.register(reportRoutes, { ctx });
   await app.register(searchRoutes, { ctx });
   await app.register(devRoutes, { ctx });
   await app.register(adminRoutes, { ctx });

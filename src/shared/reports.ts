@@ -1,5 +1,5 @@
 /**
- * Reports (issue 22, docs/decisions/0019-messages-and-reports.md): members report a post, a
+ * Reports (issue 22, docs/decisions/0020-reports.md): members report a post, a
  * comment, a message or a profile in a community; its owners, admins and moderators act on them.
  */
 
@@ -67,6 +67,19 @@ export const REPORT_MESSAGES = {
         ? `The ${what} you reported was removed. Thanks for reporting it.`
         : `The moderators took action on the ${what} you reported. Thanks for reporting it.`,
   reasonRequired: "Please give the author a reason",
+  /** A reader of a public community who is not a member: only members report. */
+  joinToReport: "Join the community to report this",
+  /** Who to report a message or a profile to: a community both people are in. */
+  communityRequired: "Choose the community whose moderators should review it",
+  alreadyDecided: "This report was already decided",
+  /** A profile stays; warn or ban its owner instead. */
+  cannotRemoveProfile: "A profile can't be removed: warn or ban its owner instead",
+  /** A moderator's own content goes to the others (only the owner decides reports about their own). */
+  cannotDecideOwn: "Another moderator should decide reports about your own content",
+  /** The author's account is gone: nobody to warn or ban. */
+  authorGone: "Its author's account no longer exists",
+  /** What moderators are told once per reported item (reporters are not named). */
+  newReportNotice: (what: string, community: string) => `A ${what} was reported in ${community}`,
 } as const;
 
 export const REPORT_TARGET_LABELS: Record<ReportTarget, string> = {

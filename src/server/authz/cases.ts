@@ -55,6 +55,11 @@ const png = (c: CaseContext, fields?: Record<string, string>) => ({
   fields,
 });
 
+/** Whether a ban row keeps the user out of the community. */
+const bannedIn = async (c: CaseContext, communityId: string, uid: string) =>
+  (await q(c, "SELECT 1 FROM community_bans WHERE community_id = $1 AND user_id = $2", [communityId, uid])).length ===
+  1;
+
 /** Changing someone's role in the world's community; allowed, the change took effect. */
 const roleChange = (who: Identity, role: string) =>
   ({
@@ -65,6 +70,25 @@ const roleChange = (who: Identity, role: string) =>
     }),
     allowed: async (_res, { w, c }) => expect(await roleOf(c, w.communityId, c.users[who].id)).toBe(role),
   }) satisfies Case;
+
+/** The world's open report case (issue 22): an id per community, so a ghost world names one that does not exist. */
+const reportCases = new Map<string, string>();
+const reportCaseId = (w: World) => {
+  if (!reportCases.has(w.communityId)) reportCases.set(w.communityId, randomUUID());
+  return reportCases.get(w.communityId)!;
+};
+
+/** The world's public post, reported once by the target member: one open case. */
+async function openReportCase(w: World, c: CaseContext) {
+  const id = reportCaseId(w);
+  await q(
+    c,
+    `WITH rc AS (INSERT INTO report_cases (id, community_id, target, target_id, author_id, report_count)
+                 VALUES ($1, $2, 'post', $3, $4, 1) RETURNING id)
+     INSERT INTO reports (case_id, reporter_id, reason) SELECT id, $5, 'spam' FROM rc`,
+    [id, w.communityId, w.posts.pub, c.users.author.id, c.users.target.id],
+  );
+}
 
 /** Manager routes on a course: the answer is the course page. */
 const coursePage = (res: Res, w: World) => expect(res.json.course.id).toBe(w.courses.free.id);
@@ -337,12 +361,7 @@ export const CASES: Record<string, Case> = {
     }),
     allowed: async (_res, { w, c }) => {
       expect(await roleOf(c, w.communityId, c.users.target.id)).toBeNull();
-      expect(
-        await q(c, "SELECT 1 FROM community_bans WHERE community_id = $1 AND user_id = $2", [
-          w.communityId,
-          c.users.target.id,
-        ]),
-      ).toHaveLength(1);
+      expect(await bannedIn(c, w.communityId, c.users.target.id)).toBe(true);
     },
   },
   "POST /api/communities/{communityId}/bans · the owner": {
@@ -537,6 +556,63 @@ export const CASES: Record<string, Case> = {
       expect(res.json.warned).toBe(true);
       expect(await q(c, "SELECT 1 FROM user_warnings WHERE post_id = $1", [w.posts.pub])).toHaveLength(1);
     },
+  },
+  "POST /api/reports": {
+    request: (w) => ({
+      method: "POST",
+      url: "/api/reports",
+      body: { target: "post", target_id: w.posts.pub, reason: "spam" },
+    }),
+    allowed: async (_res, { w, c }) =>
+      expect(await q(c, "SELECT report_count FROM report_cases WHERE target_id = $1", [w.posts.pub])).toEqual([
+        { report_count: 1 },
+      ]),
+  },
+  "GET /api/communities/{idOrSlug}/reports": {
+    prepare: openReportCase,
+    request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/reports` }),
+    allowed: (res, { w }) => {
+      expect(res.json.items.map((i: { id: string }) => i.id)).toEqual([reportCaseId(w)]);
+      expect(res.json.items[0].content.body).toContain(w.token);
+    },
+  },
+  "GET /api/communities/{idOrSlug}/reports/count": {
+    prepare: openReportCase,
+    request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/reports/count` }),
+    allowed: (res) => expect(res.json).toEqual({ open: 1 }),
+  },
+  "POST /api/communities/{idOrSlug}/reports/{caseId}/decide": {
+    prepare: openReportCase,
+    request: (w) => ({
+      method: "POST",
+      url: `/api/communities/${w.communityId}/reports/${reportCaseId(w)}/decide`,
+      body: { action: "dismiss" },
+    }),
+    allowed: (res) => expect(res.json.status).toBe("dismissed"),
+  },
+  "POST /api/communities/{idOrSlug}/reports/{caseId}/decide · ban": {
+    prepare: openReportCase,
+    request: (w) => ({
+      method: "POST",
+      url: `/api/communities/${w.communityId}/reports/${reportCaseId(w)}/decide`,
+      body: { action: "ban", reason: "Spam" },
+    }),
+    allowed: async (res, { w, c }) => {
+      expect(res.json.status).toBe("banned");
+      expect(await bannedIn(c, w.communityId, c.users.author.id)).toBe(true);
+    },
+  },
+  "GET /api/communities/{idOrSlug}/reports/settings": {
+    request: (w) => ({ method: "GET", url: `/api/communities/${w.communityId}/reports/settings` }),
+    allowed: (res) => expect(res.json).toEqual({ hide_threshold: 3, min_message_level: 1 }),
+  },
+  "PUT /api/communities/{idOrSlug}/reports/settings": {
+    request: (w) => ({
+      method: "PUT",
+      url: `/api/communities/${w.communityId}/reports/settings`,
+      body: { hide_threshold: 5 },
+    }),
+    allowed: (res) => expect(res.json.hide_threshold).toBe(5),
   },
   "GET /api/me/saved": {
     request: () => ({ method: "GET", url: "/api/me/saved" }),

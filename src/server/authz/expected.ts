@@ -355,6 +355,35 @@ export const EXPECTED: Record<string, Entry> = {
     public: "401  403    403   403  403    403   403    200  200   200",
     private: "401  404    404   404  404    403   403    200  200   200",
   },
+  // Reports (issue 22, docs/decisions/0020-reports.md; the matrix in docs/authorization.md).
+  "POST /api/reports": {
+    rule: "Members who may read the item (the world's public post, by someone else); outsiders of a private community get 404, readers who are not members are asked to join",
+    public: "401  403    403   403  403    201   201    201  201   201",
+    private: "401  404    404   404  404    201   201    201  201   201",
+    messages: { "403": "Join the community to report this" },
+  },
+  "GET /api/communities/{idOrSlug}/reports": {
+    rule: "moderate_posts: owner, admin, moderator (reporters are shown to them only)",
+    public: "401  403    403   403  403    403   403    200  200   200",
+    private: "401  404    404   404  404    403   403    200  200   200",
+  },
+  "GET /api/communities/{idOrSlug}/reports/count": {
+    rule: "moderate_posts: owner, admin, moderator",
+    public: "401  403    403   403  403    403   403    200  200   200",
+    private: "401  404    404   404  404    403   403    200  200   200",
+  },
+  "POST /api/communities/{idOrSlug}/reports/{caseId}/decide": {
+    rule: "dismiss, remove, warn: moderate_posts (owner, admin, moderator)",
+    public: "401  403    403   403  403    403   403    200  200   200",
+    private: "401  404    404   404  404    403   403    200  200   200",
+  },
+  "POST /api/communities/{idOrSlug}/reports/{caseId}/decide · ban": {
+    rule: "ban: ban_users (owner, admin), within the role hierarchy",
+    public: "401  403    403   403  403    403   403    403  200   200",
+    private: "401  404    404   404  404    403   403    403  200   200",
+  },
+  "GET /api/communities/{idOrSlug}/reports/settings": { rule: "manage_settings: owner, admin", ...managers("200") },
+  "PUT /api/communities/{idOrSlug}/reports/settings": { rule: "manage_settings: owner, admin", ...managers("200") },
   "GET /api/me/saved": {
     rule: "Signed in; only saved posts the caller can still see (checklist A2): a public post while the community is public; a members-only post only as a member",
     public: "401  200:public 200:public 200:public 200:public 200:both 200:both 200:both 200:both 200:both",

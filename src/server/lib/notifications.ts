@@ -3,7 +3,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { FLAG_OF_TYPE, NOTIFICATION_LIMITS, type NotificationType } from "#shared/notifications";
 import type { Queryable } from "#server/db/client";
 import { userSeesSql } from "#server/features/events/event-access";
-import { postVisibleToRole } from "./post-access";
+import { postReadable } from "./post-access";
 import { REALTIME_NOTIFY_CHANNEL } from "./realtime";
 
 /** The job queue that mails a user's digest. */
@@ -12,7 +12,8 @@ export const DIGEST_QUEUE = "notifications.digest";
 /**
  * Whether `userId` may see a notification about this community and post: the community is not
  * private or they are a member, and the post (when there is one) still exists and is one they
- * may read (SPEC §6, the feed's rules), and the event (when there is one) is one they still see
+ * may read (SPEC §6, the feed's rules: postReadable, so a post hidden pending review after reports
+ * reaches only its author), and the event (when there is one) is one they still see
  * (event-access.ts). Applied when a notification is made and whenever one is read, counted,
  * streamed or mailed: someone who lost access never sees it.
  *
@@ -37,9 +38,8 @@ export function mayReceive(
          AND (rc.visibility <> 'private' OR rm.role IS NOT NULL)
          AND (${postId} IS NULL OR EXISTS (
               SELECT 1 FROM posts rp
-               WHERE rp.id = ${postId} AND rp.community_id = rc.id AND rp.deleted_at IS NULL
-                 AND (rp.author_id = ${userId}
-                      OR (rp.is_approved AND ${postVisibleToRole(sql`rp.visibility`, sql`rm.role`)}))))
+               WHERE rp.id = ${postId} AND rp.community_id = rc.id
+                 AND ${postReadable("rp", sql`rm.role`, sql`rc.visibility`, userId)}))
          AND (${occurrenceId} IS NULL OR EXISTS (
               SELECT 1 FROM event_occurrences o WHERE o.id = ${occurrenceId} AND ${userSeesSql(userId)}))))`;
 }

@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { MSG } from "#shared/messages";
 import { POST_VISIBILITIES, type PostVisibility } from "#shared/posts";
 import type { PollData } from "#shared/posts.schemas";
+import { REPORT_MESSAGES } from "#shared/reports";
 import { can, COMMUNITY_ROLES, isRole, mayViewPost, type CommunityRole } from "#shared/roles";
 import type { Queryable } from "#server/db/client";
 import { AppError } from "./errors";
@@ -40,8 +41,9 @@ export function postVisibleToRole(visibility: SQL, role: SQL): SQL {
  * viewer's role there (NULL when not a member), `communityVisibility` the community's visibility.
  * Search (issue 21) and every list that picks posts for a viewer use it: no query keeps a copy.
  */
-export function postReadable(p: string, role: SQL, communityVisibility: SQL, viewerId: string | null): SQL {
+export function postReadable(p: string, role: SQL, communityVisibility: SQL, viewerId: string | SQL | null): SQL {
   const col = (name: string) => sql.raw(`${p}.${name}`);
+  // viewerId: the viewer's id, or an SQL expression naming them (a column of the query).
   const own = viewerId ? sql`${col("author_id")} = ${viewerId}` : sql`false`;
   return sql`(${col("deleted_at")} IS NULL
     AND (${communityVisibility} <> 'private' OR ${role} IS NOT NULL)
@@ -55,6 +57,8 @@ type AccessPost = {
   author_id: string;
   visibility: PostVisibility;
   is_approved: boolean;
+  /** Hidden pending review after reports (issue 22). */
+  is_hidden: boolean;
   is_pinned: boolean;
   type: string;
   poll_data: PollData | null;
@@ -68,8 +72,9 @@ export type PostAccess = {
 
 /**
  * A post the viewer may see, with its community and the viewer's role, in one query. Anything the
- * viewer may not see (private community, visibility, someone else's pending post, deleted) answers
- * exactly like a post that does not exist.
+ * viewer may not see (private community, visibility, someone else's pending post or post hidden
+ * pending review, deleted) answers exactly like a post that does not exist. A pending or hidden
+ * post opens for its author and the community's moderators.
  */
 export async function requirePost(
   db: Queryable,
@@ -80,7 +85,8 @@ export async function requirePost(
   const res = await db.execute<
     AccessPost & { c_visibility: string; created_by: string; moderation_enabled: boolean; role: string | null }
   >(sql`
-    SELECT p.id, p.community_id, p.author_id, p.visibility, p.is_approved, p.is_pinned, p.type, p.poll_data,
+    SELECT p.id, p.community_id, p.author_id, p.visibility, p.is_approved, p.hidden_at IS NOT NULL AS is_hidden,
+           p.is_pinned, p.type, p.poll_data,
            c.visibility AS c_visibility, c.created_by, c.moderation_enabled, m.role
       FROM posts p
       JOIN communities c ON c.id = p.community_id
@@ -91,7 +97,7 @@ export async function requirePost(
   const role = isRole(r.role) ? r.role : null;
   if (r.c_visibility === "private" && !role) throw postNotFound();
   if (!mayViewPost(role, r.visibility)) throw postNotFound();
-  if (!r.is_approved && r.author_id !== viewerId && !can(role, "moderate_posts")) throw postNotFound();
+  if ((!r.is_approved || r.is_hidden) && r.author_id !== viewerId && !can(role, "moderate_posts")) throw postNotFound();
   return {
     post: {
       id: r.id,
@@ -99,6 +105,7 @@ export async function requirePost(
       author_id: r.author_id,
       visibility: r.visibility,
       is_approved: r.is_approved,
+      is_hidden: r.is_hidden,
       is_pinned: r.is_pinned,
       type: r.type,
       poll_data: r.poll_data,
@@ -113,7 +120,8 @@ export async function requirePost(
   };
 }
 
-/** Likes, votes, shares, pins and comments are for posts that are out (approved). */
+/** Likes, votes, shares, pins and comments are for posts that are out (approved, not hidden pending review). */
 export function requireApproved(access: PostAccess): void {
   if (!access.post.is_approved) throw new AppError("CONFLICT", MSG.postAwaitingApproval);
+  if (access.post.is_hidden) throw new AppError("CONFLICT", REPORT_MESSAGES.hiddenPendingReview);
 }

@@ -5,7 +5,7 @@ import { user } from "./auth";
 import { communities } from "./communities";
 import { createdAt, textRef, ts, uuidPk, uuidRef } from "./columns";
 
-// Reports (issue 22, docs/decisions/0019-messages-and-reports.md).
+// Reports (issue 22, docs/decisions/0020-reports.md).
 
 /**
  * One reported item in one community: the moderators' unit of work. Reports on it while it is open

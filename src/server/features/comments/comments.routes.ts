@@ -18,6 +18,9 @@ const commentDto = z.object({
   likes_count: z.number(),
   is_edited: z.boolean(),
   deleted: z.boolean().describe("A deleted comment kept as a placeholder for its replies"),
+  hidden: z
+    .boolean()
+    .describe("true: hidden pending review after members reported it (shown to its author only, flagged)"),
   created_at: z.string(),
   author: memberCard.nullable(),
   liked: z.boolean(),

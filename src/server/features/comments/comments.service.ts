@@ -22,6 +22,7 @@ type CommentRow = {
   likes_count: number;
   is_edited: boolean;
   deleted: boolean;
+  hidden: boolean;
   created_at: string | Date;
   author: MemberCard | null;
   liked: boolean;
@@ -36,12 +37,24 @@ const toDto = (r: CommentRow) => ({
   likes_count: r.likes_count,
   is_edited: r.is_edited,
   deleted: r.deleted,
+  hidden: r.hidden,
   created_at: new Date(r.created_at).toISOString(),
   author: r.deleted ? null : r.author,
   liked: r.liked,
 });
 
-/** A post's comments, oldest first, replies under their comment (one level); deleted ones without replies are left out. */
+/**
+ * Whether the viewer sees comment `x` (an alias): not deleted, and not hidden pending review after
+ * reports (issue 22) unless it is their own. Someone else's hidden comment with replies stays as a
+ * placeholder, like a deleted one, so the thread keeps its shape and nothing of it shows.
+ */
+const shownTo = (x: string, viewerId: string) =>
+  sql`(${sql.raw(x)}.deleted_at IS NULL AND (${sql.raw(x)}.hidden_at IS NULL OR ${sql.raw(x)}.author_id = ${viewerId}))`;
+
+/**
+ * A post's comments, oldest first, replies under their comment (one level); deleted ones (and others'
+ * hidden ones) without replies are left out; the author sees their own hidden comment, flagged.
+ */
 export async function findComments({
   ctx,
   viewer,
@@ -52,16 +65,18 @@ export async function findComments({
   postId: string;
 }) {
   await requirePost(ctx.db, postId, viewer?.id);
+  const viewerId = viewer?.id ?? "";
   const res = await ctx.db.execute<CommentRow>(sql`
-    SELECT c.id, c.post_id, c.parent_id, c.content, c.likes_count, c.is_edited, c.deleted_at IS NOT NULL AS deleted,
+    SELECT c.id, c.post_id, c.parent_id, c.content, c.likes_count, c.is_edited, NOT ${shownTo("c", viewerId)} AS deleted,
+           c.hidden_at IS NOT NULL AND ${shownTo("c", viewerId)} AS hidden,
            c.created_at,
            ${AUTHOR} AS author,
-           EXISTS (SELECT 1 FROM comment_likes l WHERE l.comment_id = c.id AND l.user_id = ${viewer?.id ?? ""}) AS liked
+           EXISTS (SELECT 1 FROM comment_likes l WHERE l.comment_id = c.id AND l.user_id = ${viewerId}) AS liked
       FROM comments c
       JOIN posts p ON p.id = c.post_id
      WHERE c.post_id = ${postId}
-       AND (c.deleted_at IS NULL OR (c.parent_id IS NULL AND EXISTS (
-             SELECT 1 FROM comments r WHERE r.parent_id = c.id AND r.deleted_at IS NULL)))
+       AND (${shownTo("c", viewerId)} OR (c.parent_id IS NULL AND EXISTS (
+             SELECT 1 FROM comments r WHERE r.parent_id = c.id AND ${shownTo("r", viewerId)})))
      ORDER BY c.created_at, c.id
      LIMIT 2000`);
   return res.rows.map(toDto);
@@ -127,7 +142,8 @@ export async function createComment({
       });
     }
     const res = await tx.execute<CommentRow>(sql`
-      SELECT c.id, c.post_id, c.parent_id, c.content, c.likes_count, c.is_edited, false AS deleted, c.created_at,
+      SELECT c.id, c.post_id, c.parent_id, c.content, c.likes_count, c.is_edited, false AS deleted, false AS hidden,
+             c.created_at,
              ${AUTHOR} AS author,
              false AS liked
         FROM comments c JOIN posts p ON p.id = c.post_id WHERE c.id = ${row.id}`);
@@ -138,17 +154,27 @@ export async function createComment({
   return created;
 }
 
-/** The comment with its post's access (the comment must belong to a post the viewer can see). */
+/**
+ * The comment with its post's access (the comment must belong to a post the viewer can see; one
+ * hidden pending review opens only for its author and moderators).
+ */
 async function requireComment(ctx: AppContext, viewer: Viewer, commentId: string) {
   if (!/^[0-9a-f-]{36}$/i.test(commentId)) throw commentNotFound();
   const [c] = await ctx.db
-    .select({ id: comments.id, postId: comments.postId, authorId: comments.authorId, deletedAt: comments.deletedAt })
+    .select({
+      id: comments.id,
+      postId: comments.postId,
+      authorId: comments.authorId,
+      deletedAt: comments.deletedAt,
+      hiddenAt: comments.hiddenAt,
+    })
     .from(comments)
     .where(eq(comments.id, commentId));
   if (!c || c.deletedAt) throw commentNotFound();
   const access = await requirePost(ctx.db, c.postId, viewer.id).catch(() => {
     throw commentNotFound();
   });
+  if (c.hiddenAt && c.authorId !== viewer.id && !can(access.role, "moderate_posts")) throw commentNotFound();
   return { comment: c, access };
 }
 

@@ -63,7 +63,7 @@ export async function mediaAccess(
     thumbnail_status: "draft" | "published" | null;
   }>(sql`
     SELECT c.visibility AS c_visibility, mem.role, f.status, f.post_id,
-           p.visibility AS p_visibility, p.is_approved AS p_approved, p.deleted_at IS NOT NULL AS p_deleted,
+           p.visibility AS p_visibility, p.is_approved AND p.hidden_at IS NULL AS p_approved, p.deleted_at IS NOT NULL AS p_deleted,
            p.author_id AS p_author, f.lesson_id, l.is_preview AS l_preview,
            co.access AS l_access, co.status AS l_status, ${courseGateSql(sql`${viewerId ?? ""}`)},
            tc.status AS thumbnail_status

@@ -8,3 +8,4 @@ export { memberCard, postDto, postPage, userCard, type MemberCard, type PostDto,
 export { memberLevelSql, userCardSql } from "./posts.queries";
 export { forgetFeed, forgetPostPage } from "./posts.feed";
 export { roleForTakingPart } from "./posts.service";
+export { deletePost } from "./posts.service";

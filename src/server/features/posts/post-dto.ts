@@ -37,6 +37,9 @@ export const postDto = z.object({
   is_pinned: z.boolean(),
   is_edited: z.boolean(),
   is_approved: z.boolean().describe("false: waiting for approval (shown to its author and moderators)"),
+  hidden: z
+    .boolean()
+    .describe("true: hidden pending review after members reported it (shown to its author and moderators only)"),
   likes_count: z.number(),
   comments_count: z.number(),
   share_count: z.number(),

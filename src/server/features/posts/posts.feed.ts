@@ -19,12 +19,16 @@ import {
 /** The viewer's role in $1 for user $2. */
 const FEED_ROLE_SQL = `SELECT role, NULL AS pending FROM community_members WHERE community_id = $1 AND user_id = $2`;
 
-/** The same, with the viewer's own pending posts ($3: a category or null) for the first page. */
+/**
+ * The same, with the viewer's own posts that others do not see ($3: a category or null) for the
+ * first page: waiting for approval, or hidden pending review after reports (issue 22).
+ */
 const FEED_ROLE_PENDING_SQL = `
   SELECT m.role,
          (SELECT json_agg(x) FROM (
             SELECT ${postColumnsText("$2")} FROM posts p
-             WHERE p.community_id = $1 AND p.author_id = $2 AND NOT p.is_approved AND p.deleted_at IS NULL
+             WHERE p.community_id = $1 AND p.author_id = $2 AND (NOT p.is_approved OR p.hidden_at IS NOT NULL)
+               AND p.deleted_at IS NULL
                AND ($3::uuid IS NULL OR p.category_id = $3)
              ORDER BY p.created_at DESC LIMIT 20) x) AS pending
     FROM (SELECT 1) AS one
@@ -63,8 +67,8 @@ async function feedCommunity(ctx: AppContext, idOrSlug: string) {
 
 /**
  * The feed: pinned posts first (first page only, at most five), then newest first, 50 a page by
- * keyset; approved posts the viewer's role may see, and on the first page the viewer's own
- * pending ones. The shared part of a page (by community, category, cursor and visibility) comes
+ * keyset; approved posts the viewer's role may see, not hidden pending review, and on the first
+ * page the viewer's own pending and hidden ones. The shared part of a page (by community, category, cursor and visibility) comes
  * from the feed cache; a signed-in viewer adds one query for their role and pending posts and one
  * for their likes, saves and votes and the current counters of the page's posts. Anonymous pages
  * may show counters up to two seconds old. Answers the serialized page (built field by field by
@@ -114,6 +118,7 @@ export async function findFeed({
         sql`p.community_id = ${community.id}`,
         sql`p.deleted_at IS NULL`,
         sql`p.is_approved`,
+        sql`p.hidden_at IS NULL`,
         sql`p.visibility = ANY(${sql.param(visibility)}::text[])`,
       ];
       if (categoryId) conditions.push(sql`p.category_id = ${categoryId}`);

@@ -5,7 +5,7 @@ import type { AppContext, Viewer } from "#server/context";
 import type { Queryable } from "#server/db/client";
 import { communities } from "#server/db/schema/index";
 import { AppError } from "#server/lib/errors";
-import { postVisibleToRole, requirePost } from "#server/lib/post-access";
+import { postReadable, requirePost } from "#server/lib/post-access";
 import type { PostDto } from "./post-dto";
 
 // ---------------------------------------------------------------------------------------------
@@ -35,6 +35,7 @@ export const memberLevelSql = (userId: string, communityId: string) =>
 /** The columns of a post answer that are the same for every viewer (`p` is the post). */
 const POST_COLUMNS = `
   p.id, p.community_id, p.author_id, p.type, p.content, p.visibility, p.is_pinned, p.is_edited, p.is_approved,
+  p.hidden_at IS NOT NULL AS hidden,
   p.likes_count, p.comments_count, p.share_count, p.category_id, p.media_urls, p.poll_data, p.link_preview,
   p.created_at,
   to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_raw,
@@ -95,6 +96,7 @@ export function toPostDto(r: PostRow, now = Date.now()): PostDto {
     is_pinned: r.is_pinned,
     is_edited: r.is_edited,
     is_approved: r.is_approved,
+    hidden: r.hidden,
     likes_count: r.likes_count,
     comments_count: r.comments_count,
     share_count: r.share_count,
@@ -165,13 +167,11 @@ export async function findSaved({ ctx, viewer, cursor }: { ctx: AppContext; view
            to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS saved_at_raw,
            json_build_object('id', c.id, 'slug', c.slug, 'name', c.name) AS community
       FROM saved_posts s
-      JOIN posts p ON p.id = s.post_id AND p.deleted_at IS NULL
+      JOIN posts p ON p.id = s.post_id
       JOIN communities c ON c.id = p.community_id
       LEFT JOIN community_members m ON m.community_id = c.id AND m.user_id = ${viewer.id}
      WHERE s.user_id = ${viewer.id}
-       AND (c.visibility = 'public' OR m.role IS NOT NULL)
-       AND (p.is_approved OR p.author_id = ${viewer.id})
-       AND ${postVisibleToRole(sql`p.visibility`, sql`m.role`)}
+       AND ${postReadable("p", sql`m.role`, sql`c.visibility`, viewer.id)}
        ${after ? sql`AND (s.created_at, s.post_id) < (${after.t}::timestamptz, ${after.id}::uuid)` : sql``}
      ORDER BY s.created_at DESC, s.post_id DESC
      LIMIT ${limit + 1}`);

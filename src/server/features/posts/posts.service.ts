@@ -237,7 +237,7 @@ export async function updatePost({
   }
   await ctx.db.transaction(async (tx) => {
     await tx.update(posts).set(set).where(eq(posts.id, postId));
-    if (access.post.is_approved) await announce(tx, access, "post_updated");
+    if (access.post.is_approved && !access.post.is_hidden) await announce(tx, access, "post_updated");
   });
   forgetFeed(ctx, access.community.id);
   return loadPost(ctx.db, postId, viewer.id);

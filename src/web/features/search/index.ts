@@ -1,2 +1,0 @@
-export { SearchPage } from "./components/search-page";
-export { searchQueryKeys } from "./api/search";
