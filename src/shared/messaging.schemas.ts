@@ -74,3 +74,18 @@ export const messagePageDto = z.object({
 });
 
 export const blockDto = z.object({ user: person, created_at: z.string() });
+
+/** POST /api/conversations/:id/read: read up to a message (default: the newest). */
+export const markReadSchema = z.object({ message_id: z.string().max(100).optional() }).strict();
+
+/** GET and PUT /api/me/messaging. */
+export const messagingSettingsDto = z.object({ policy: z.enum(MESSAGE_POLICIES) });
+
+/** GET /api/messages/unread-count: conversations with unread messages (the header's badge). */
+export const unreadMessagesDto = z.object({ unread: z.number().int() });
+
+/** GET /api/me/blocks, newest first. */
+export const blocksDto = z.object({ blocks: z.array(blockDto) });
+
+/** PUT and DELETE /api/users/:userId/block. */
+export const blockStateDto = z.object({ blocked: z.boolean() });

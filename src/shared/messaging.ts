@@ -60,6 +60,12 @@ export const MESSAGING_MESSAGES = {
   emptyInbox: "No messages yet",
   emptyInboxHint: "Start a conversation from a member's profile or the members list.",
   digestHeading: "Unread messages",
+  imageInvalid: "That image can't be attached. Please upload it again.",
+  cannotBlockSelf: "You can't block yourself",
+  userNotFound: "User not found",
+  /** The email digest's line for one conversation (never the messages themselves). */
+  digestLine: (name: string, count: number) =>
+    count === 1 ? `${name} sent you a message` : `${name} sent you ${count} messages`,
 } as const;
 
 /** The realtime event on `user:<id>` when a conversation of theirs changes (a hint: the client refetches). */

@@ -20,6 +20,8 @@ export const SEARCH_KIND_LABELS: Record<SearchKind, { one: string; many: string 
 export const SEARCH_ORDERS = ["relevance", "newest"] as const;
 export type SearchOrder = (typeof SEARCH_ORDERS)[number];
 
+export const SEARCH_ORDER_LABELS: Record<SearchOrder, string> = { relevance: "Most relevant", newest: "Newest" };
+
 /** The languages a profile can choose (SPEC): stemming for the European ones, n-grams for ja and zh. */
 export const SEARCH_LANGUAGES = ["en", "pt", "es", "fr", "de", "it", "ja", "zh"] as const;
 
@@ -49,6 +51,12 @@ export const SEARCH_MESSAGES = {
   queryTooLong: `Search is limited to ${SEARCH_LIMITS.queryAcceptMax} characters`,
   locked: "Locked",
   badCursor: "Invalid page cursor",
+  resultsFor: (q: string) => `Results for “${q}”`,
+  searching: "Searching",
+  failed: "Search failed. Try again.",
+  loadMoreFailed: "Could not load more results. Try again.",
+  clear: "Clear search",
+  headerTitle: "Search Hearth",
 } as const;
 
 /*

@@ -1,11 +1,12 @@
 import { Plus } from "lucide-react";
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense } from "react";
 import { Link, useNavigate } from "react-router";
 import { Logo } from "#web/components/layout/logo";
 import { Button } from "#web/components/ui/button";
 import { openAuthDialog } from "#web/lib/auth-dialog-events";
 import { useMe } from "#web/lib/session";
 import { Bone } from "#web/components/ui/load-states";
+import { useIdle } from "#web/lib/use-idle";
 
 // The bell and the user menu (Radix popover and menu) load only for someone signed in.
 const SignedInControls = lazy(() =>
@@ -19,19 +20,10 @@ const CommunitySwitcher = lazy(() =>
   })),
 );
 
-/** True once the browser has been idle after the page came (at most a second later). */
-function useIdle() {
-  const [idle, setIdle] = useState(false);
-  useEffect(() => {
-    if (typeof requestIdleCallback === "function") {
-      const id = requestIdleCallback(() => setIdle(true), { timeout: 1000 });
-      return () => cancelIdleCallback(id);
-    }
-    const id = setTimeout(() => setIdle(true), 200);
-    return () => clearTimeout(id);
-  }, []);
-  return idle;
-}
+// The search box (across communities) loads once the page is idle too: every page has the header.
+const HeaderSearch = lazy(() =>
+  import("#web/features/search/components/header-search").then(({ HeaderSearch }) => ({ default: HeaderSearch })),
+);
 
 /** Signed out: the login dialog first, then /create (SPEC §2). */
 export function useCreateCommunity() {
@@ -58,7 +50,8 @@ export function Header() {
         {signedIn && (
           <Suspense fallback={switcherPlaceholder}>{idle ? <CommunitySwitcher /> : switcherPlaceholder}</Suspense>
         )}
-        <div className="ml-auto flex items-center gap-2 sm:gap-3">
+        <Suspense fallback={searchPlaceholder}>{idle ? <HeaderSearch /> : searchPlaceholder}</Suspense>
+        <div className="flex items-center gap-2 sm:gap-3">
           <Button variant={signedIn ? "primary" : "soft"} onClick={createCommunity}>
             <Plus className="size-4" aria-hidden="true" />
             <span className="hidden sm:inline">Create Community</span>
@@ -81,5 +74,6 @@ export function Header() {
   );
 }
 
+const searchPlaceholder = <Bone className="ml-auto size-10 rounded-xl bg-stone-100 md:w-56 lg:w-72" />;
 const switcherPlaceholder = <Bone className="h-10 w-12 rounded-xl bg-stone-100 md:w-36" />;
 const avatarPlaceholder = <Bone className="size-9 rounded-full bg-stone-200" />;

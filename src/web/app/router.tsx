@@ -99,6 +99,10 @@ export const router = createBrowserRouter([
               import("./routes/messages").then(({ MessagesRoute, handle }) => ({ Component: MessagesRoute, handle })),
           },
           {
+            path: "search",
+            lazy: () => page(import("./routes/search"), "SearchRoute"),
+          },
+          {
             path: "u/:username",
             lazy: () => page(import("./routes/user-profile"), "UserProfileRoute"),
           },

@@ -1,8 +1,10 @@
 import { sql } from "drizzle-orm";
 import { MSG } from "#shared/messages";
+import { MESSAGING_MESSAGES, messagesHref } from "#shared/messaging";
 import { NOTIFICATION_LIMITS, notificationHref, type NotificationType } from "#shared/notifications";
 import type { AppContext, Viewer } from "#server/context";
 import type { Queryable } from "#server/db/client";
+import { takeMessagesForDigest, type DigestConversation } from "#server/features/messages/index";
 import { userCardSql, type UserCard } from "#server/features/posts/index";
 import { AppError } from "#server/lib/errors";
 import { escapeHtml } from "#server/lib/html";
@@ -182,27 +184,51 @@ export async function sendDigest(ctx: AppContext, userId: string): Promise<void>
          AND n.created_at > now() - interval '7 days' AND ${notificationVisible}
        ORDER BY n.created_at DESC, n.id DESC
        LIMIT 500`);
-    if (res.rows.length === 0) return void (await finish(false));
-    await tx.execute(sql`
-      UPDATE notifications SET emailed_at = now()
-       WHERE id = ANY(${sql.param(res.rows.map((r) => r.id))}::uuid[])`);
-    await ctx.mailer.send(digestMail(ctx, user.email, userId, res.rows), { db: tx });
+    // Conversations whose unread messages waited 15 minutes (issue 22): who wrote, never what.
+    const messages = await takeMessagesForDigest(tx, userId);
+    if (res.rows.length === 0 && messages.length === 0) return void (await finish(false));
+    if (res.rows.length > 0)
+      await tx.execute(sql`
+        UPDATE notifications SET emailed_at = now()
+         WHERE id = ANY(${sql.param(res.rows.map((r) => r.id))}::uuid[])`);
+    await ctx.mailer.send(digestMail(ctx, user.email, userId, res.rows, messages), { db: tx });
     await finish(true);
   });
 }
 
-function digestMail(ctx: AppContext, to: string, userId: string, rows: DigestRow[]) {
+function digestMail(
+  ctx: AppContext,
+  to: string,
+  userId: string,
+  rows: DigestRow[],
+  messages: DigestConversation[] = [],
+) {
   const base = ctx.config.publicUrl;
   const token = unsubscribeToken(ctx.config.authSecret, userId);
   const unsubscribeUrl = `${base}/notifications/unsubscribe?token=${token}`;
   const oneClickUrl = `${base}/api/notifications/unsubscribe?token=${token}`;
   const listed = rows.slice(0, NOTIFICATION_LIMITS.digestListed);
   const more = rows.length - listed.length;
-  const subject = plural(
-    rows.length,
-    "You have a new notification on Hearth",
-    "You have {n} new notifications on Hearth",
-  );
+  const subject =
+    rows.length === 0
+      ? "You have unread messages on Hearth"
+      : plural(rows.length, "You have a new notification on Hearth", "You have {n} new notifications on Hearth");
+  const chat = (m: DigestConversation) => `${base}${messagesHref(m.conversation_id)}`;
+  const textMessages = messages.length
+    ? [
+        "",
+        `${MESSAGING_MESSAGES.digestHeading}:`,
+        ...messages.map((m) => `• ${MESSAGING_MESSAGES.digestLine(m.name, m.count)}\n  ${chat(m)}`),
+      ]
+    : [];
+  const htmlMessages = messages.length
+    ? `<p><strong>${escapeHtml(MESSAGING_MESSAGES.digestHeading)}</strong></p><ul style="padding-left:18px">${messages
+        .map(
+          (m) =>
+            `<li style="margin:0 0 12px"><a href="${escapeHtml(chat(m))}">${escapeHtml(MESSAGING_MESSAGES.digestLine(m.name, m.count))}</a></li>`,
+        )
+        .join("")}</ul>`
+    : "";
   const link = (r: DigestRow) => `${base}${notificationHref(r)}`;
   const where = (r: DigestRow) => (r.community_name ? ` (${r.community_name})` : "");
 
@@ -212,6 +238,7 @@ function digestMail(ctx: AppContext, to: string, userId: string, rows: DigestRow
     "",
     ...textItems,
     ...(more > 0 ? ["", plural(more, "…and 1 more.", "…and {n} more.")] : []),
+    ...textMessages,
     "",
     `View all notifications: ${base}/notifications`,
     "",
@@ -231,6 +258,7 @@ function digestMail(ctx: AppContext, to: string, userId: string, rows: DigestRow
   const html =
     `<p>${escapeHtml(subject.replace(" on Hearth", ":"))}</p><ul style="padding-left:18px">${htmlItems}</ul>` +
     (more > 0 ? `<p>${escapeHtml(plural(more, "…and 1 more.", "…and {n} more."))}</p>` : "") +
+    htmlMessages +
     `<p><a href="${escapeHtml(`${base}/notifications`)}">View all notifications</a></p>` +
     `<p style="color:#78716c;font-size:12px">You get this email because email notifications are on. ` +
     `<a href="${escapeHtml(unsubscribeUrl)}">Turn off email notifications</a></p><p>— Hearth</p>`;

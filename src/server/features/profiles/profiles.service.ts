@@ -8,6 +8,7 @@ import { MSG } from "#shared/messages";
 import type { NotificationSettingsUpdate, ProfileUpdate } from "#shared/validation.schemas";
 import type { AppContext, Viewer } from "#server/context";
 import type { Queryable } from "#server/db/client";
+import { hasBlocked } from "#server/features/messages/index";
 import { isUsernameTaken } from "#server/lib/auth";
 import { AppError, notFound } from "#server/lib/errors";
 import { receiveUpload, rowKeyOfUrl } from "#server/lib/uploads";
@@ -159,7 +160,8 @@ export async function findPublicProfile({
     instagram_url: p.instagramUrl,
     linkedin_url: p.linkedinUrl,
     email: p.emailPublic ? row.email : null,
-    allow_messages: p.allowMessages,
+    // Someone the person blocked sees messages off (issue 22): the same as their choosing "nobody".
+    allow_messages: p.allowMessages && !(viewer && (await hasBlocked(ctx.db, p.userId, viewer.id))),
     joined_at: p.createdAt.toISOString(),
     levels: await sharedLevels(ctx.db, p.userId, viewer?.id),
   };

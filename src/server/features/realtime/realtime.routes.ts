@@ -16,6 +16,7 @@ import {
   type SseFrame,
 } from "#server/lib/realtime";
 import { notificationVisible } from "#server/lib/notifications";
+import { messageEventFrame } from "#server/features/messages/index";
 import { errorResponses } from "#server/lib/schemas";
 import { AccessCache, JoinBucket, type Access } from "./realtime.service";
 
@@ -198,6 +199,9 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
           if (payload.type === "read") return { id, event: "read", data: { type: "read" } };
           // Joined, left, removed, a role changed or a community deleted: refetch /api/me/communities.
           if (payload.type === "memberships") return { id, event: "memberships", data: { type: "memberships" } };
+          // A conversation of theirs changed (message_new, message_updated, message_read): refetch it.
+          const message = messageEventFrame(id, payload);
+          if (message) return message;
           if (payload.type !== "notification" || typeof payload.id !== "string") return null;
           // Sent only while the viewer may still see it (they may have left the community since).
           const { rows } = await ctx.db.execute(sql`

@@ -20,6 +20,8 @@ import { type CommunityView, CommunityIcon } from "#web/features/communities";
 import { CommunitySidebar } from "./community-sidebar";
 import { RoleBadge } from "#web/features/members";
 import { CommunityTab } from "./tabs/community-tab";
+import { Bone } from "#web/components/ui/load-states";
+import { useIdle } from "#web/lib/use-idle";
 
 // The Community tab (the feed) comes with the page; every other tab loads when it is first opened.
 const AboutTab = lazy(() => import("./tabs/about-tab").then((m) => ({ default: m.AboutTab })));
@@ -34,6 +36,14 @@ const MembersTab = lazy(() =>
 );
 const LeaderboardsTab = lazy(() =>
   import("#web/features/leaderboards/components/leaderboards-tab").then((m) => ({ default: m.LeaderboardsTab })),
+);
+
+// The search box loads once the page is idle; results (?q=) take the tab's place and load with the first search.
+const SearchField = lazy(() =>
+  import("#web/features/search/components/search-field").then((m) => ({ default: m.CommunitySearchField })),
+);
+const SearchResults = lazy(() =>
+  import("#web/features/search/components/search-results").then((m) => ({ default: m.SearchResults })),
 );
 
 // The settings dialog is large and only for owners and admins: its code loads on first opening.
@@ -71,18 +81,20 @@ export function useHomeTab(community: CommunityView) {
           const next = new URLSearchParams(prev);
           if (tab === "community") next.delete("tab");
           else next.set("tab", tab);
+          next.delete("q");
           return next;
         },
         { preventScrollReset: true },
       ),
     [setSearchParams],
   );
-  return { tabs, current, select };
+  return { tabs, current, select, searching: !!searchParams.get("q")?.trim() };
 }
 
 /** What a member sees: the tabs, the selected tab's content, and the sidebar card. */
 export function CommunityHome({ community: c }: { community: CommunityView }) {
-  const { tabs, current, select } = useHomeTab(c);
+  const { tabs, current, select, searching } = useHomeTab(c);
+  const idle = useIdle();
   // ?settings=payouts (Stripe's onboarding comes back there) opens the settings on that tab.
   const [settingsTab] = useState(() => new URLSearchParams(location.search).get("settings"));
   const [settingsOpen, setSettingsOpen] = useState(!!settingsTab);
@@ -103,7 +115,7 @@ export function CommunityHome({ community: c }: { community: CommunityView }) {
       <div>
         <div className="border-b border-stone-200 bg-white">
           <div className="mx-auto max-w-6xl px-4 sm:px-6">
-            <div className="flex items-center gap-3 pt-5 pb-3">
+            <div className="flex flex-wrap items-center gap-3 pt-5 pb-3">
               <CommunityIcon src={c.icon_url} name={c.name} size="md" />
               <div className="min-w-0">
                 <h1 className="truncate text-xl font-bold tracking-tight text-stone-900 sm:text-2xl">{c.name}</h1>
@@ -127,6 +139,9 @@ export function CommunityHome({ community: c }: { community: CommunityView }) {
                   )}
                 </p>
               </div>
+              <Suspense fallback={searchBone}>
+                {idle ? <SearchField className="w-full sm:ml-auto sm:w-72" /> : searchBone}
+              </Suspense>
             </div>
             <TabBar
               id={tabsId}
@@ -153,14 +168,20 @@ export function CommunityHome({ community: c }: { community: CommunityView }) {
             {/* Only the selected tab is mounted: each loads its own data when opened. */}
             <div {...tabPanelProps(tabsId, current)} className="focus-visible:outline-none">
               <Suspense fallback={<Spinner label="Loading the tab" className="flex justify-center py-12" />}>
-                {current === "community" && <CommunityTab community={c} />}
-                {current === "courses" && <CoursesTab community={c} />}
-                {current === "calendar" && <CalendarTab community={c} />}
-                {current === "members" && <MembersTab community={c} />}
-                {current === "map" && <MapTab />}
-                {current === "leaderboards" && <LeaderboardsTab community={c} />}
-                {current === "about" && <AboutTab community={c} />}
-                {current === "admin" && <AdminTab community={c} onSelectTab={select} />}
+                {searching ? (
+                  <SearchResults scope={{ communityId: c.id }} categories={c.post_categories} clearable />
+                ) : (
+                  <>
+                    {current === "community" && <CommunityTab community={c} />}
+                    {current === "courses" && <CoursesTab community={c} />}
+                    {current === "calendar" && <CalendarTab community={c} />}
+                    {current === "members" && <MembersTab community={c} />}
+                    {current === "map" && <MapTab />}
+                    {current === "leaderboards" && <LeaderboardsTab community={c} />}
+                    {current === "about" && <AboutTab community={c} />}
+                    {current === "admin" && <AdminTab community={c} onSelectTab={select} />}
+                  </>
+                )}
               </Suspense>
             </div>
           </div>
@@ -188,3 +209,5 @@ export function CommunityHome({ community: c }: { community: CommunityView }) {
     </main>
   );
 }
+
+const searchBone = <Bone className="h-10 w-full rounded-xl bg-stone-100 sm:ml-auto sm:w-72" />;
