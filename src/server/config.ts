@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { S3Settings } from "./lib/storage";
 import { z } from "zod";
@@ -18,6 +19,8 @@ const envSchema = z.object({
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** HTTP worker processes (issue 23): one per core unless told otherwise; 1 runs everything in one process. */
+  WORKERS: z.coerce.number().int().min(1, "must be 1 or more").max(64).default(Math.min(availableParallelism(), 64)),
   AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters").optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("Hearth <no-reply@hearth.local>"),
@@ -82,6 +85,8 @@ export type Config = {
   dataDir: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** HTTP worker processes sharing the port (src/server/cluster.ts); 1: a single process. */
+  workers: number;
   authSecret: string;
   secureCookies: boolean;
   smtpUrl: string | undefined;
@@ -237,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    workers: e.WORKERS,
     authSecret: overrides.authSecret ?? e.AUTH_SECRET ?? persistentSecret(dataDir),
     secureCookies: publicUrl.startsWith("https://"),
     smtpUrl: e.SMTP_URL,

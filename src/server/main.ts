@@ -1,3 +1,4 @@
+import { isClusterWorker, runPrimary, tellPrimary } from "./cluster";
 import { ConfigError, dataDirFromEnv, loadConfig } from "./config";
 import { DataDirInUseError } from "./db/embedded";
 import { outboxStartupLine } from "./features/dev/outbox";
@@ -29,37 +30,71 @@ async function main() {
     }
     throw err;
   }
-  let server;
-  try {
-    server = await startServer(config, { log, logger: { level: config.logLevel } });
-  } catch (err) {
+  const exitCodeOf = (err: unknown): number | null => {
     if (err instanceof DataDirInUseError) {
       log.error(err.message);
-      process.exit(75);
+      return 75;
     }
     if (err instanceof StartError) {
       log.error(err.message);
-      process.exit(err.exitCode);
+      return err.exitCode;
     }
     if ((err as NodeJS.ErrnoException).code === "EADDRINUSE") {
       log.error(
         `Port ${config.port} is already in use by another program (or another Hearth): stop it, or start on a free port, e.g. PORT=${config.port + 1} npm start.`,
       );
-      process.exit(98);
+      return 98;
     }
-    throw err;
+    return null;
+  };
+
+  // The bundled PostgreSQL package stops its databases on SIGINT/SIGTERM by itself and exits: that
+  // would cut the database from under requests in flight and from the readiness drain. Hearth's own
+  // shutdown stops it last, so its handlers replace the package's.
+  const onSignals = (shutdown: (signal: string) => Promise<void>) => {
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.removeAllListeners(signal);
+    process.on("SIGINT", () => void shutdown("SIGINT"));
+    process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  };
+
+  if (config.workers > 1 && !isClusterWorker()) {
+    const primary = await runPrimary(config, log, exitCodeOf);
+    log.info(
+      `Hearth is running at ${config.publicUrl} (listening on ${primary.url} with ${config.workers} workers, started in ${Date.now() - started} ms)`,
+    );
+    const outbox = outboxStartupLine(config, primary.url);
+    log[outbox.level](outbox.text);
+    onSignals(async (signal) => {
+      await primary.shutdown(signal);
+      log.info("Stopped cleanly");
+      process.exit(0);
+    });
+    return;
   }
-  log.info(
-    `Hearth is running at ${config.publicUrl} (listening on ${server.url}, started in ${Date.now() - started} ms)`,
-  );
-  const outbox = outboxStartupLine(config, server.url);
-  log[outbox.level](outbox.text);
+
+  let server;
+  try {
+    server = await startServer(config, { log, logger: { level: config.logLevel }, databaseReady: isClusterWorker() });
+  } catch (err) {
+    const code = exitCodeOf(err);
+    if (code === null) throw err;
+    process.exit(code);
+  }
+  if (isClusterWorker()) {
+    tellPrimary({ hearth: "listening", url: server.url });
+  } else {
+    log.info(
+      `Hearth is running at ${config.publicUrl} (listening on ${server.url}, started in ${Date.now() - started} ms)`,
+    );
+    const outbox = outboxStartupLine(config, server.url);
+    log[outbox.level](outbox.text);
+  }
 
   let shuttingDown = false;
   const shutdown = async (signal: string) => {
     if (shuttingDown) return;
     shuttingDown = true;
-    log.info(`${signal} received, shutting down`);
+    if (!isClusterWorker()) log.info(`${signal} received, shutting down`);
     const force = setTimeout(() => {
       log.error("Shutdown took too long; exiting");
       process.exit(1);
@@ -67,19 +102,16 @@ async function main() {
     force.unref();
     try {
       await server.stop();
-      log.info("Stopped cleanly");
+      if (!isClusterWorker()) log.info("Stopped cleanly");
       process.exit(0);
     } catch (err) {
       log.error(`Shutdown failed: ${(err as Error).message}`);
       process.exit(1);
     }
   };
-  // The bundled PostgreSQL package stops its databases on SIGINT/SIGTERM by itself and exits: that
-  // would cut the database from under requests in flight and from the readiness drain. Hearth's own
-  // shutdown stops it last (server.stop), so its handlers replace the package's.
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.removeAllListeners(signal);
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  onSignals(shutdown);
+  // A worker whose primary is gone stops too.
+  if (isClusterWorker()) process.on("disconnect", () => void shutdown("disconnect"));
 }
 
 main().catch((err) => {

@@ -88,3 +88,12 @@ export const REPORT_TARGET_LABELS: Record<ReportTarget, string> = {
   message: "message",
   profile: "profile",
 };
+
+/** A line under each reason in the report dialog. */
+export const REPORT_REASON_HINTS: Record<ReportReason, string> = {
+  spam: "Ads, scams or the same thing posted again and again",
+  harassment: "Insults, threats or targeting someone",
+  inappropriate: "Offensive, explicit or unsafe content",
+  off_topic: "Doesn't belong in this community",
+  other: "Something else: tell the moderators below",
+};

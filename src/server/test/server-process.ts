@@ -14,6 +14,8 @@ export function startServerProcess(env: Record<string, string>): ServerProcess {
       LOG_LEVEL: "warn",
       SEED_DEMO: "false",
       NODE_ENV: "production",
+      // One process each: these tests start the processes they mean (src/server/cluster.test.ts covers WORKERS).
+      WORKERS: "1",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

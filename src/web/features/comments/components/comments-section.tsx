@@ -129,6 +129,7 @@ export function CommentsSection({
         levelNames={levelNames}
         mayEdit={isOwn && can(viewerRole, "edit_own_post")}
         mayDelete={(isOwn && can(viewerRole, "delete_own_post")) || mayModerate}
+        mayReport={Boolean(user) && viewerRole !== null && !isOwn && comment.author !== null}
         editing={editingId === comment.id}
         liking={like.isPending && like.variables === comment.id}
         onLike={() => onLike(comment)}
