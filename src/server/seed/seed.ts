@@ -8,6 +8,7 @@ import { renderCommunityArt, seedCommunities, type DemoAccount, type Tx } from "
 import { seedCourses } from "./courses";
 import { seedEvents } from "./events";
 import { seedLevels } from "./levels";
+import { seedMessages } from "./messages";
 import { seedPayments } from "./payments";
 import { DEMO_PASSWORD, DEMO_USERS } from "./content/accounts.data";
 import { seedNotifications } from "./notifications";
@@ -137,6 +138,7 @@ export async function seedDemo(input: {
     const calendar = await seedEvents({ tx, seeded: directory.seeded, accounts, now });
     const notifications = await seedNotifications({ tx, accounts });
     await seedSearchDemo({ tx, seeded: directory.seeded, now });
+    await seedMessages({ tx, seeded: directory.seeded, accounts, now });
     await addCredentials(await hashes);
     return { ...directory, content, levels, learning, notifications, money, calendar };
   });
