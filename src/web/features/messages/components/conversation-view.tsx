@@ -277,9 +277,11 @@ function LoadedConversation({
             <Avatar src={c.other.avatar_url} name={name} size="lg" />
             <p className="font-semibold text-stone-900">{name}</p>
             <p className="max-w-xs text-sm text-stone-600">
-              {c.can_send
-                ? `Say hello to ${name}. Only the two of you can read this conversation.`
-                : MESSAGING_MESSAGES.cannotMessage}
+              {c.blocked
+                ? `You blocked ${name}. Unblock them to see their messages and write again.`
+                : c.can_send
+                  ? `Say hello to ${name}. Only the two of you can read this conversation.`
+                  : "No messages yet."}
             </p>
           </div>
         ) : (

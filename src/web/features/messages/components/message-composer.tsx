@@ -139,7 +139,11 @@ export function MessageComposer({
   const nearLimit = body.length > MESSAGE_LIMITS.bodyMax - 200;
 
   return (
-    <form onSubmit={submit} className="border-t border-stone-200 bg-white px-3 pt-3 pb-3 sm:px-4">
+    <form
+      onSubmit={submit}
+      aria-label="Write a message"
+      className="border-t border-stone-200 bg-white px-3 pt-3 pb-3 sm:px-4"
+    >
       {!canSend && (
         <div className="mb-2 flex items-center gap-2 rounded-lg bg-stone-100 px-3 py-2 text-sm text-stone-700">
           <Ban className="size-4 shrink-0 text-stone-500" aria-hidden="true" />

@@ -52,6 +52,7 @@ export function MessageItem({
   saving: boolean;
 }) {
   const canEdit = mine && editable(m);
+  const edited = Boolean(m.edited_at) && !m.deleted;
   const hasMenu = !m.deleted && (mine || MESSAGE_REPORTS);
   return (
     <li className={cn("group flex flex-col", mine ? "items-end" : "items-start")}>
@@ -124,16 +125,32 @@ export function MessageItem({
           </DropdownMenu>
         )}
       </div>
-      {(showTime || status || (m.edited_at && !m.deleted)) && !editing && (
-        <p className={cn("mt-1 px-1 text-xs text-stone-600", mine ? "text-right" : "text-left")}>
-          {showTime && <time dateTime={m.created_at}>{clockTime(m.created_at)}</time>}
-          {m.edited_at && !m.deleted && <span>{showTime ? " · " : ""}Edited</span>}
-          {status && (
-            <span className={status === "Seen" ? "font-semibold text-brand-800" : undefined}>
-              {showTime || m.edited_at ? " · " : ""}
-              {status}
-            </span>
-          )}
+      {!editing && (showTime || status || edited) && (
+        <p className={cn("mt-1 flex gap-1 px-1 text-xs text-stone-600", mine ? "justify-end" : "justify-start")}>
+          {[
+            showTime && (
+              <time key="time" dateTime={m.created_at}>
+                {clockTime(m.created_at)}
+              </time>
+            ),
+            edited && <span key="edited">Edited</span>,
+            status && (
+              <span key="status" className={status === "Seen" ? "font-semibold text-brand-800" : undefined}>
+                {status}
+              </span>
+            ),
+          ]
+            .filter(Boolean)
+            .flatMap((part, i) =>
+              i === 0
+                ? [part]
+                : [
+                    <span key={`dot-${i}`} aria-hidden="true">
+                      ·
+                    </span>,
+                    part,
+                  ],
+            )}
         </p>
       )}
     </li>
