@@ -13,6 +13,7 @@ import { seedPayments } from "./payments";
 import { DEMO_PASSWORD, DEMO_USERS } from "./content/accounts.data";
 import { seedNotifications } from "./notifications";
 import { seedPosts } from "./posts";
+import { seedReports } from "./reports";
 import { seedSearchDemo } from "./search";
 
 /** A confirmed account with a password and a profile, made directly (no confirmation email). */
@@ -138,6 +139,7 @@ export async function seedDemo(input: {
     const calendar = await seedEvents({ tx, seeded: directory.seeded, accounts, now });
     const notifications = await seedNotifications({ tx, accounts });
     await seedSearchDemo({ tx, seeded: directory.seeded, now });
+    await seedReports({ tx, seeded: directory.seeded, accounts, now });
     await seedMessages({ tx, seeded: directory.seeded, accounts, now });
     await addCredentials(await hashes);
     return { ...directory, content, levels, learning, notifications, money, calendar };
