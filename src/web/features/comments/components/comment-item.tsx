@@ -25,6 +25,7 @@ export function CommentItem({
   isReply,
   mayEdit,
   mayDelete,
+  mayReport = false,
   editing,
   liking,
   onLike,
@@ -40,6 +41,8 @@ export function CommentItem({
   isReply: boolean;
   mayEdit: boolean;
   mayDelete: boolean;
+  /** Signed in, and not the author. */
+  mayReport?: boolean;
   editing: boolean;
   liking: boolean;
   onLike: () => void;
@@ -79,7 +82,7 @@ export function CommentItem({
   const name = commentAuthorName(comment);
   const profileHref = comment.author ? `/u/${encodeURIComponent(comment.author.username)}` : null;
   const nameId = `${commentAnchorId(comment.id)}-author`;
-  const hasMenu = mayEdit || mayDelete;
+  const hasMenu = mayEdit || mayDelete || mayReport;
 
   return (
     <article id={commentAnchorId(comment.id)} aria-labelledby={nameId} className="scroll-mt-24">
@@ -136,6 +139,7 @@ export function CommentItem({
                         authorName={name}
                         onEdit={mayEdit ? onStartEdit : undefined}
                         onDelete={mayDelete ? onDelete : undefined}
+                        reportId={mayReport ? comment.id : undefined}
                       />
                     </Suspense>
                   )}

@@ -10,6 +10,7 @@ import {
   PanelsTopLeft,
   ScrollText,
   Settings2,
+  ShieldAlert,
   Tags,
   UserPlus,
   Wallet,
@@ -38,6 +39,7 @@ import { InviteTab } from "./invite-tab";
 import { LevelsTab } from "./levels-tab";
 import { MembershipTab } from "./membership-tab";
 import { MetricsTab } from "./metrics-tab";
+import { ModerationTab } from "./moderation-tab";
 import { PageTabsTab } from "./page-tabs-tab";
 import { PayoutsTab } from "./payouts-tab";
 import { PricingTab } from "./pricing-tab";
@@ -55,6 +57,7 @@ export type CommunitySettingsTab =
   | "categories"
   | "levels"
   | "rules"
+  | "moderation"
   | "discovery"
   | "metrics";
 
@@ -102,6 +105,13 @@ const TABS: readonly TabDefinition[] = [
   },
   { id: "levels", label: "Levels", icon: Medal, needs: "manage_settings", render: (p) => <LevelsTab {...p} /> },
   { id: "rules", label: "Rules", icon: ScrollText, needs: "manage_settings", render: (p) => <RulesTab {...p} /> },
+  {
+    id: "moderation",
+    label: "Moderation",
+    icon: ShieldAlert,
+    needs: "manage_settings",
+    render: (p) => <ModerationTab {...p} />,
+  },
   {
     id: "discovery",
     label: "Discovery",

@@ -13,7 +13,7 @@ import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 
 import { useSearchParams } from "react-router";
 import type { CommunitySettingsTab } from "#web/features/community-settings";
 import { formatCount } from "#shared/format";
-import { can, isManager } from "#shared/roles";
+import { can } from "#shared/roles";
 import { Spinner } from "#web/components/ui/spinner";
 import { TabBar, tabPanelProps } from "#web/components/ui/tab-bar";
 import { type CommunityView, CommunityIcon } from "#web/features/communities";
@@ -55,7 +55,7 @@ export type HomeTab = "community" | "courses" | "calendar" | "members" | "map" |
 
 type TabDefinition = { id: HomeTab; label: string; icon: LucideIcon; shown: (c: CommunityView) => boolean };
 
-/** SPEC §2 tab order; each optional tab follows the community's show_* setting, Admin only for owner/admin. */
+/** SPEC §2 tab order; each optional tab follows the community's show_* setting, Admin for owner, admin and moderator. */
 const TABS: readonly TabDefinition[] = [
   { id: "community", label: "Community", icon: MessagesSquare, shown: () => true },
   { id: "courses", label: "Courses", icon: BookOpen, shown: (c) => c.show_classroom },
@@ -64,7 +64,8 @@ const TABS: readonly TabDefinition[] = [
   { id: "map", label: "Map", icon: MapIcon, shown: (c) => c.show_map },
   { id: "leaderboards", label: "Leaderboards", icon: Trophy, shown: (c) => c.show_leaderboards },
   { id: "about", label: "About", icon: Info, shown: (c) => c.show_about },
-  { id: "admin", label: "Admin", icon: ShieldCheck, shown: (c) => isManager(c.viewer.role) },
+  // Moderators see it for the reports queue only.
+  { id: "admin", label: "Admin", icon: ShieldCheck, shown: (c) => can(c.viewer.role, "moderate_posts") },
 ];
 
 /** The selected tab lives in the URL (?tab=members), so it survives a reload and can be linked to. */

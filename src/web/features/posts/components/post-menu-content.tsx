@@ -23,22 +23,31 @@ import { usePinPost } from "../api/pin-post";
 import type { FeedPost } from "../api/post-keys";
 import { useUpdatePost } from "../api/update-post";
 import { useWarnAuthor } from "../api/warn-author";
+import { ReportDialog, ReportMenuItem } from "#web/features/reports";
 import type { ComposerCategory } from "./post-composer";
-import { type PostMenuProps, postPermissions } from "./post-menu";
+import { type PostMenuProps, postMenuTriggerClasses, postPermissions } from "./post-menu";
 
-type Open = "edit" | "delete" | "warn" | null;
+type Open = "edit" | "delete" | "warn" | "report" | null;
 
 /**
  * The ⋯ menu of a post: Edit Post and Delete Post for its author; Pin Post / Unpin Post, Delete
  * Post and Warn User for owners, admins and moderators. Nothing when none applies.
  */
-export function PostMenuContent({ post, role, viewerId, categories, authorName, onDeleted }: PostMenuProps) {
+export function PostMenuContent({
+  post,
+  role,
+  viewerId,
+  categories,
+  authorName,
+  onDeleted,
+  defaultOpen,
+}: PostMenuProps) {
   const allowed = postPermissions(post, role, viewerId);
   const [open, setOpen] = useState<Open>(null);
   const trigger = useRef<HTMLButtonElement>(null);
   const pin = usePinPost(post.id);
   const remove = useDeletePost(post.id);
-  if (!allowed.edit && !allowed.pin && !allowed.delete && !allowed.warn) return null;
+  if (!allowed.edit && !allowed.pin && !allowed.delete && !allowed.warn && !allowed.report) return null;
 
   const onPin = () => {
     const pinned = !post.is_pinned;
@@ -65,12 +74,8 @@ export function PostMenuContent({ post, role, viewerId, categories, authorName, 
 
   return (
     <>
-      <DropdownMenu modal={false}>
-        <DropdownMenuTrigger
-          ref={trigger}
-          aria-label="Post options"
-          className="-mt-1 -mr-2 flex size-9 shrink-0 cursor-pointer items-center justify-center rounded-full text-stone-500 transition-colors hover:bg-stone-100 hover:text-stone-800 data-[state=open]:bg-stone-100 data-[state=open]:text-stone-800"
-        >
+      <DropdownMenu modal={false} defaultOpen={defaultOpen}>
+        <DropdownMenuTrigger ref={trigger} aria-label="Post options" className={postMenuTriggerClasses}>
           <Ellipsis className="size-5" aria-hidden="true" />
         </DropdownMenuTrigger>
         <DropdownMenuContent>
@@ -92,9 +97,10 @@ export function PostMenuContent({ post, role, viewerId, categories, authorName, 
               Warn User
             </DropdownMenuItem>
           )}
+          {allowed.report && <ReportMenuItem onSelect={() => setOpen("report")} label="Report Post" />}
           {allowed.delete && (
             <>
-              {(allowed.edit || allowed.pin || allowed.warn) && <DropdownMenuSeparator />}
+              {(allowed.edit || allowed.pin || allowed.warn || allowed.report) && <DropdownMenuSeparator />}
               <DropdownMenuItem
                 onSelect={() => setOpen("delete")}
                 className="text-red-700! data-[highlighted]:bg-red-50! data-[highlighted]:text-red-800! [&_svg]:text-red-600!"
@@ -122,6 +128,15 @@ export function PostMenuContent({ post, role, viewerId, categories, authorName, 
           authorName={authorName}
           open={open === "warn"}
           onOpenChange={(o) => setOpen(o ? "warn" : null)}
+          onCloseAutoFocus={returnFocus}
+        />
+      )}
+      {allowed.report && (
+        <ReportDialog
+          target="post"
+          target_id={post.id}
+          open={open === "report"}
+          onOpenChange={(o) => setOpen(o ? "report" : null)}
           onCloseAutoFocus={returnFocus}
         />
       )}

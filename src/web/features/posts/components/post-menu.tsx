@@ -1,4 +1,4 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useState } from "react";
 import { can, type CommunityRole } from "#shared/roles";
 import type { FeedPost } from "../api/post-keys";
 import type { ComposerCategory } from "./post-composer";
@@ -15,6 +15,8 @@ export function postPermissions(post: FeedPost, role: CommunityRole | null, view
     pin: moderator && post.is_approved,
     delete: (own && can(role, "delete_own_post")) || can(role, "delete_any_post"),
     warn: moderator && !own && post.author !== null,
+    // Members report what others wrote (a reader who has not joined cannot).
+    report: viewerId !== null && role !== null && !own && post.author !== null,
   };
 }
 
@@ -25,18 +27,40 @@ export type PostMenuProps = {
   categories: readonly ComposerCategory[];
   authorName: string;
   onDeleted?: () => void;
+  /** Opens the menu as it mounts (its code loaded on the first click of the stand-in button). */
+  defaultOpen?: boolean;
 };
+
+const triggerClasses =
+  "-mt-1 -mr-2 flex size-9 shrink-0 cursor-pointer items-center justify-center rounded-full text-stone-500 transition-colors hover:bg-stone-100 hover:text-stone-800 data-[state=open]:bg-stone-100 data-[state=open]:text-stone-800";
 
 /**
  * The ⋯ menu of a post: Edit Post and Delete Post for its author; Pin Post / Unpin Post, Delete
- * Post and Warn User for owners, admins and moderators. Nothing when none applies.
+ * Post and Warn User for owners, admins and moderators; Report for anyone else signed in.
  */
 export function PostMenu(props: PostMenuProps) {
   const allowed = postPermissions(props.post, props.role, props.viewerId);
-  if (!allowed.edit && !allowed.pin && !allowed.delete && !allowed.warn) return null;
+  const [wanted, setWanted] = useState(false);
+  const manage = allowed.edit || allowed.pin || allowed.delete || allowed.warn;
+  if (!manage && !allowed.report) return null;
+  // Most members may only report: the menu's code loads when they first open it.
+  if (!manage && !wanted) {
+    return (
+      <button type="button" aria-label="Post options" className={triggerClasses} onClick={() => setWanted(true)}>
+        {/* Lucide's ellipsis, drawn here: an icon import on this eager path would regroup the icon chunks. */}
+        <svg viewBox="0 0 24 24" fill="currentColor" className="size-5" aria-hidden="true">
+          <circle cx="5" cy="12" r="2" />
+          <circle cx="12" cy="12" r="2" />
+          <circle cx="19" cy="12" r="2" />
+        </svg>
+      </button>
+    );
+  }
   return (
     <Suspense fallback={<span className="-mt-1 -mr-2 size-9 shrink-0" aria-hidden="true" />}>
-      <PostMenuContent {...props} />
+      <PostMenuContent {...props} defaultOpen={!manage} />
     </Suspense>
   );
 }
+
+export { triggerClasses as postMenuTriggerClasses };

@@ -12,6 +12,7 @@ import { openEditProfile } from "#web/lib/edit-profile-events";
 import { useMe } from "#web/lib/session";
 import { type PublicProfile, usePublicProfile } from "../api/get-public-profile";
 import { LoadingRegion } from "#web/components/ui/load-states";
+import { ReportButton } from "#web/features/reports";
 
 /** Only http(s) addresses become links; anything else is not shown. */
 function safeHttpUrl(value: string): URL | null {
@@ -55,6 +56,8 @@ export function PublicProfilePage({ username }: { username: string }) {
 
   const p = profile.data;
   const isOwn = me.data?.profile?.username === p.username;
+  // A profile is reported to the moderators of a community the viewer shares with the person.
+  const sharedCommunity = me.data?.user && !isOwn ? p.levels[0] : undefined;
   const links = LINKS.map((link) => ({ ...link, url: safeHttpUrl(String(p[link.key] ?? "")) })).filter(
     (link): link is typeof link & { url: URL } => link.url !== null,
   );
@@ -79,6 +82,14 @@ export function PublicProfilePage({ username }: { username: string }) {
                 name={p.full_name || p.username}
                 variant="primary"
                 className="ml-auto"
+              />
+            )}
+            {sharedCommunity && (
+              <ReportButton
+                target="profile"
+                target_id={p.user_id}
+                community_id={sharedCommunity.community_id}
+                label="Report profile"
               />
             )}
           </div>

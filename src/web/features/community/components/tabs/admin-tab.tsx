@@ -10,10 +10,10 @@ import {
   UserPlus,
   Users,
 } from "lucide-react";
-import type { ReactNode } from "react";
+import { lazy, type ReactNode, Suspense } from "react";
 import { toast } from "#web/lib/toast";
 import { formatCount, timeAgo } from "#shared/format";
-import { COMMUNITY_ROLES, isRole } from "#shared/roles";
+import { can, COMMUNITY_ROLES, isManager, isRole } from "#shared/roles";
 import { Avatar } from "#web/components/ui/avatar";
 import { Button } from "#web/components/ui/button";
 import { FormMessage } from "#web/components/ui/form-message";
@@ -29,8 +29,30 @@ import { RoleBadge } from "#web/features/members";
 import { LoadingRegion } from "#web/components/ui/load-states";
 import { JoinRequestsSection } from "#web/features/membership";
 
-/** Owner and admin: real figures from /stats, pending approvals, member management, bans. */
-export function AdminTab({
+// The reports queue loads with the tab's first opening, beside the rest.
+const ReportsSection = lazy(() =>
+  import("#web/features/reports/components/reports-section").then((m) => ({ default: m.ReportsSection })),
+);
+
+/** The reports queue (owners, admins, moderators): its place in the tab while its code loads. */
+function Reports({ community: c }: { community: CommunityView }) {
+  return (
+    <Suspense fallback={<div className="h-40 animate-pulse rounded-3xl bg-stone-200/60" aria-hidden="true" />}>
+      <ReportsSection communityId={c.id} mayBan={can(c.viewer.role, "ban_users")} />
+    </Suspense>
+  );
+}
+
+/**
+ * Owner and admin: real figures from /stats, reports, pending approvals, member management, bans.
+ * Moderators see the reports only.
+ */
+export function AdminTab(props: { community: CommunityView; onSelectTab: (tab: HomeTab) => void }) {
+  if (!isManager(props.community.viewer.role)) return <Reports community={props.community} />;
+  return <ManagerAdminTab {...props} />;
+}
+
+function ManagerAdminTab({
   community: c,
   onSelectTab,
 }: {
@@ -58,6 +80,8 @@ export function AdminTab({
           <Analytics stats={stats.data} />
         )}
       </section>
+
+      <Reports community={c} />
 
       {/* Requests waiting, and any left from before the community stopped taking them. */}
       {c.viewer.permissions.includes("invite_members") && <JoinRequestsSection communityId={c.id} />}
