@@ -6,6 +6,7 @@ import { courses } from "./courses";
 import { faults } from "./faults";
 import { foundation } from "./foundation";
 import { levels } from "./levels";
+import { messages } from "./messages";
 import { mixed } from "./mixed";
 import { payments } from "./payments";
 import { posts } from "./posts";
@@ -26,4 +27,5 @@ export const SCENARIOS: Scenario[] = [
   payments,
   calendar,
   levels,
+  messages,
 ];
