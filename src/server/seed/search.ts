@@ -2,6 +2,10 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { comments, posts } from "#server/db/schema/index";
 import { insertMany, type SeededCommunity, type Tx } from "./communities";
+import { SEARCH_DEMO } from "./content/search.data";
+
+const DAY = 24 * 60 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
 
 /**
  * Something to find again (issue 21): a months-old question in Film Photography Club whose answer
@@ -9,23 +13,6 @@ import { insertMany, type SeededCommunity, type Tx } from "./communities";
  * comment and open it at that comment. Written by members who joined before it; the counters are
  * set from the rows.
  */
-
-export const SEARCH_DEMO = {
-  community: "film-photography-club",
-  /** The word only the answering comment holds. */
-  word: "Pyrocat",
-  daysAgo: 140,
-  post: "Which developer for high-contrast scenes? Snow, bright sky, deep shadows: my HP5 negatives keep blocking up in the highlights.",
-  comments: [
-    "Same problem last winter. Shooting at box speed and pulling one stop helped a little.",
-    "Try Pyrocat-HD as a semi-stand: the staining developer tames the highlights and keeps the shadows. Two-bath also works.",
-    "Thanks both, ordering the kit and will report back with a snowy roll.",
-  ],
-} as const;
-
-const DAY = 24 * 60 * 60 * 1000;
-const HOUR = 60 * 60 * 1000;
-
 export async function seedSearchDemo(input: { tx: Tx; seeded: SeededCommunity[]; now: number }): Promise<void> {
   const { tx, seeded, now } = input;
   const c = seeded.find((s) => s.slug === SEARCH_DEMO.community);

@@ -1,4 +1,5 @@
-import type { Highlighted } from "#shared/search.schemas";
+/** Text and its [start, end) spans (the API sends them as pairs). */
+export type HighlightedValue = { text: string; highlights: readonly (readonly number[])[] };
 
 export type Segment = { text: string; mark: boolean };
 
@@ -7,7 +8,7 @@ export type Segment = { text: string; mark: boolean };
  * text between. Offsets out of range, reversed, empty or overlapping an earlier span are clamped
  * or skipped, so a bad span never hides or repeats text.
  */
-export function splitHighlights({ text, highlights }: Highlighted): Segment[] {
+export function splitHighlights({ text, highlights }: HighlightedValue): Segment[] {
   const segments: Segment[] = [];
   let at = 0;
   const spans = [...highlights].sort((a, b) => a[0] - b[0]);

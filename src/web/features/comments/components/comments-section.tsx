@@ -1,5 +1,5 @@
 import { Clock, LogIn, MessageCircle, RotateCw } from "lucide-react";
-import { type ReactNode, useMemo, useState } from "react";
+import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { toast } from "#web/lib/toast";
 import { can, type CommunityRole } from "#shared/roles";
 import { ConfirmDialog } from "#web/components/ui/alert-dialog";
@@ -65,6 +65,13 @@ export function CommentsSection({
   const update = useUpdateComment(postId);
   const remove = useDeleteComment(postId);
   const like = useToggleCommentLike(postId);
+
+  // A link to one comment (#comment-<id>, a search result) opens the post there once the thread is in.
+  const loaded = comments.isSuccess;
+  useEffect(() => {
+    const id = location.hash.slice(1);
+    if (loaded && id.startsWith("comment-")) document.getElementById(id)?.scrollIntoView({ block: "center" });
+  }, [loaded]);
 
   const [replyTo, setReplyTo] = useState<ReplyTarget | null>(null);
   const [editingId, setEditingId] = useState<string | null>(null);

@@ -1,8 +1,7 @@
-import type { Highlighted } from "#shared/search.schemas";
-import { splitHighlights } from "../highlights";
+import { type HighlightedValue, splitHighlights } from "../highlights";
 
 /** Text with its matches in <mark>, built from the server's offsets (never markup from the server). */
-export function HighlightedText({ value }: { value: Highlighted }) {
+export function HighlightedText({ value }: { value: HighlightedValue }) {
   return splitHighlights(value).map((segment, i) =>
     segment.mark ? (
       <mark key={i} className="rounded-sm bg-amber-100 px-0.5 text-inherit">

@@ -44,7 +44,7 @@ export function SearchFiltersBar({
   return (
     <form
       aria-label="Search filters"
-      className="grid grid-cols-2 gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-stone-200 sm:grid-cols-3 lg:grid-cols-6"
+      className="grid grid-cols-2 gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-stone-200 sm:grid-cols-3"
       onSubmit={(event) => {
         event.preventDefault();
         commitAuthor();
@@ -86,6 +86,22 @@ export function SearchFiltersBar({
           )}
         </Labelled>
       )}
+      <Labelled label="Sort by">
+        {(id) => (
+          <select
+            id={id}
+            className={controlClasses}
+            value={filters.order}
+            onChange={(e) => onChange("order", e.target.value)}
+          >
+            {SEARCH_ORDERS.map((order) => (
+              <option key={order} value={order}>
+                {SEARCH_ORDER_LABELS[order]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Labelled>
       <Labelled label="Author">
         {(id) => (
           <input
@@ -115,22 +131,6 @@ export function SearchFiltersBar({
           )}
         </Labelled>
       ))}
-      <Labelled label="Sort by">
-        {(id) => (
-          <select
-            id={id}
-            className={controlClasses}
-            value={filters.order}
-            onChange={(e) => onChange("order", e.target.value)}
-          >
-            {SEARCH_ORDERS.map((order) => (
-              <option key={order} value={order}>
-                {SEARCH_ORDER_LABELS[order]}
-              </option>
-            ))}
-          </select>
-        )}
-      </Labelled>
     </form>
   );
 }

@@ -37,7 +37,7 @@ export function SearchGroup({
   return (
     <section aria-labelledby={headingId}>
       <h3 id={headingId} className="mb-3 flex items-baseline gap-2 text-base font-bold text-stone-900">
-        {group.count === 1 ? label.one : label.many}
+        {label.many}
         <span className="rounded-full bg-stone-100 px-2 py-0.5 text-xs font-semibold text-stone-700">
           {countText(group.count)}
           <span className="sr-only"> {group.count === 1 ? "result" : "results"}</span>

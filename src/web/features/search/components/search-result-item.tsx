@@ -32,7 +32,7 @@ export function SearchResultItem({ result, showCommunity }: { result: SearchResu
           </span>
         )}
       </p>
-      {result.snippet.text && (
+      {result.snippet.text && !result.title.text.startsWith(result.snippet.text.replace(/…$/, "")) && (
         <p className="mt-1 line-clamp-3 text-sm leading-relaxed break-words whitespace-pre-line text-stone-700">
           <HighlightedText value={result.snippet} />
         </p>
