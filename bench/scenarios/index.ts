@@ -11,6 +11,7 @@ import { mixed } from "./mixed";
 import { payments } from "./payments";
 import { posts } from "./posts";
 import { realtime } from "./realtime";
+import { search } from "./search";
 import { uploads } from "./uploads";
 
 /** Every scenario, in the order `npm run bench` runs them. Later issues add theirs here. */
@@ -28,4 +29,5 @@ export const SCENARIOS: Scenario[] = [
   calendar,
   levels,
   messages,
+  search,
 ];

@@ -1,6 +1,6 @@
 -- Search (issue 21, docs/decisions/0018-search.md): one document per searchable item, kept by
 -- triggers in the same transaction as the item (findable at commit, gone at once when deleted), with
--- one tsvector holding the stems of six Snowball configurations of the unaccented text, the 'simple'
+-- one tsvector holding the stems of the unaccented text in the author's profile language, its 'simple'
 -- tokens (prefix matching, phrases) and CJK bigrams (Japanese and Chinese have no spaces). Who may
 -- read a document is decided at query time by joining its source row (src/server/features/search).
 CREATE EXTENSION IF NOT EXISTS unaccent;
@@ -22,7 +22,12 @@ CREATE TABLE search_documents (
   PRIMARY KEY (kind, doc_id)
 );
 --> statement-breakpoint
-CREATE INDEX search_documents_tsv_idx ON search_documents USING gin (tsv);
+-- One GIN index per kind (partial): a kind's search never reads the others' matches.
+CREATE INDEX search_documents_post_tsv_idx ON search_documents USING gin (tsv) WHERE kind = 'post';
+--> statement-breakpoint
+CREATE INDEX search_documents_comment_tsv_idx ON search_documents USING gin (tsv) WHERE kind = 'comment';
+--> statement-breakpoint
+CREATE INDEX search_documents_other_tsv_idx ON search_documents USING gin (tsv) WHERE kind IN ('lesson', 'course', 'member');
 --> statement-breakpoint
 CREATE INDEX search_documents_community_idx ON search_documents (community_id, kind, created_at DESC, doc_id DESC);
 --> statement-breakpoint
@@ -41,22 +46,38 @@ CREATE OR REPLACE FUNCTION hearth_search_cjk(t text) RETURNS tsvector AS $$
     CROSS JOIN LATERAL generate_series(1, length(r.s) - 1) AS i
 $$ LANGUAGE sql IMMUTABLE PARALLEL SAFE;
 --> statement-breakpoint
--- The document vector of a text: six stemmed configurations of the lower-cased unaccented text, its
--- 'simple' tokens and its CJK bigrams. hearth_search_word builds the query side of each token.
-CREATE OR REPLACE FUNCTION hearth_search_tsv(t text) RETURNS tsvector AS $$
+-- The stemming configuration of a profile language (SEARCH_LANGUAGES): Japanese and Chinese have
+-- none (their bigrams match), anything else is stemmed as English.
+CREATE OR REPLACE FUNCTION hearth_search_config(lang text) RETURNS regconfig AS $$
+  SELECT (CASE lang WHEN 'pt' THEN 'portuguese' WHEN 'es' THEN 'spanish' WHEN 'fr' THEN 'french'
+    WHEN 'de' THEN 'german' WHEN 'it' THEN 'italian' WHEN 'ja' THEN 'simple' WHEN 'zh' THEN 'simple'
+    ELSE 'english' END)::regconfig
+$$ LANGUAGE sql IMMUTABLE PARALLEL SAFE;
+--> statement-breakpoint
+-- The document vector of a text written by someone whose profile language is `lang`: the stems of
+-- that language's configuration and the 'simple' tokens of the lower-cased unaccented text, and its
+-- CJK bigrams. One stemming configuration, not six: each costs about as much as the rest of a post's
+-- write (docs/decisions/0018-search.md). hearth_search_word builds the query side of each token, with
+-- the stems of all six, so a query in any language meets the author's.
+CREATE OR REPLACE FUNCTION hearth_search_tsv(t text, lang text) RETURNS tsvector AS $$
 DECLARE
   u text := lower(public.unaccent('public.unaccent', coalesce(t, '')));
+  cfg regconfig := hearth_search_config(lang);
   v tsvector;
 BEGIN
   IF u = '' THEN RETURN ''::tsvector; END IF;
-  v := to_tsvector('english', u) || to_tsvector('portuguese', u) || to_tsvector('spanish', u)
-    || to_tsvector('french', u) || to_tsvector('german', u) || to_tsvector('italian', u)
-    || to_tsvector('simple', u);
+  v := to_tsvector('simple', u);
+  IF cfg <> 'simple'::regconfig THEN v := to_tsvector(cfg, u) || v; END IF;
   IF u ~ '[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]' THEN
     v := v || hearth_search_cjk(u);
   END IF;
   RETURN v;
 END $$ LANGUAGE plpgsql STABLE PARALLEL SAFE;
+--> statement-breakpoint
+-- A user's profile language ('en' when they have no profile).
+CREATE OR REPLACE FUNCTION hearth_search_lang(uid text) RETURNS text AS $$
+  SELECT coalesce((SELECT language FROM user_profiles WHERE user_id = uid), 'en')
+$$ LANGUAGE sql STABLE PARALLEL SAFE;
 --> statement-breakpoint
 -- One query token (letters and digits only, extracted by the server): any configuration's stem of it,
 -- or its 'simple' token (as a prefix while typing). Never parses operators: the token is quoted.
@@ -96,7 +117,7 @@ BEGIN
   END IF;
   INSERT INTO search_documents (kind, doc_id, item_id, community_id, post_id, created_at, tsv)
   VALUES ('post', NEW.id::text, NEW.id, NEW.community_id, NEW.id, NEW.created_at,
-          hearth_search_tsv(hearth_search_post_text(NEW.content, NEW.poll_data, NEW.link_preview)))
+          hearth_search_tsv(hearth_search_post_text(NEW.content, NEW.poll_data, NEW.link_preview), hearth_search_lang(NEW.author_id)))
   ON CONFLICT (kind, doc_id) DO UPDATE SET community_id = EXCLUDED.community_id, tsv = EXCLUDED.tsv;
   RETURN NEW;
 END $$ LANGUAGE plpgsql;
@@ -120,7 +141,7 @@ BEGIN
     RETURN NEW;
   END IF;
   INSERT INTO search_documents (kind, doc_id, item_id, community_id, post_id, created_at, tsv)
-  SELECT 'comment', NEW.id::text, NEW.id, p.community_id, NEW.post_id, NEW.created_at, hearth_search_tsv(NEW.content)
+  SELECT 'comment', NEW.id::text, NEW.id, p.community_id, NEW.post_id, NEW.created_at, hearth_search_tsv(NEW.content, hearth_search_lang(NEW.author_id))
     FROM posts p WHERE p.id = NEW.post_id
   ON CONFLICT (kind, doc_id) DO UPDATE SET tsv = EXCLUDED.tsv;
   RETURN NEW;
@@ -142,7 +163,8 @@ BEGIN
   END IF;
   INSERT INTO search_documents (kind, doc_id, item_id, community_id, course_id, created_at, tsv)
   VALUES ('course', NEW.id::text, NEW.id, NEW.community_id, NEW.id, NEW.created_at,
-          setweight(hearth_search_tsv(NEW.title), 'A') || hearth_search_tsv(NEW.description))
+          setweight(hearth_search_tsv(NEW.title, hearth_search_lang(NEW.created_by)), 'A')
+            || hearth_search_tsv(NEW.description, hearth_search_lang(NEW.created_by)))
   ON CONFLICT (kind, doc_id) DO UPDATE SET tsv = EXCLUDED.tsv;
   RETURN NEW;
 END $$ LANGUAGE plpgsql;
@@ -153,14 +175,17 @@ CREATE TRIGGER search_courses_write AFTER INSERT OR UPDATE OF title, description
 CREATE OR REPLACE FUNCTION hearth_search_lesson_doc() RETURNS trigger AS $$
 DECLARE
   title_v tsvector;
+  author text;
 BEGIN
   IF TG_OP = 'DELETE' THEN
     DELETE FROM search_documents WHERE kind = 'lesson' AND doc_id = OLD.id::text;
     RETURN OLD;
   END IF;
-  title_v := setweight(hearth_search_tsv(NEW.title), 'A');
+  SELECT co.created_by INTO author FROM course_modules m JOIN courses co ON co.id = m.course_id WHERE m.id = NEW.module_id;
+  title_v := setweight(hearth_search_tsv(NEW.title, hearth_search_lang(author)), 'A');
   INSERT INTO search_documents (kind, doc_id, item_id, community_id, course_id, created_at, tsv, title_tsv)
-  SELECT 'lesson', NEW.id::text, NEW.id, co.community_id, co.id, NEW.created_at, title_v || hearth_search_tsv(NEW.description), title_v
+  SELECT 'lesson', NEW.id::text, NEW.id, co.community_id, co.id, NEW.created_at,
+         title_v || hearth_search_tsv(NEW.description, hearth_search_lang(author)), title_v
     FROM course_modules m JOIN courses co ON co.id = m.course_id WHERE m.id = NEW.module_id
   ON CONFLICT (kind, doc_id) DO UPDATE SET course_id = EXCLUDED.course_id, tsv = EXCLUDED.tsv, title_tsv = EXCLUDED.title_tsv;
   RETURN NEW;
@@ -177,12 +202,12 @@ BEGIN
   END IF;
   INSERT INTO search_documents (kind, doc_id, created_at, tsv, title_tsv)
   VALUES ('member', NEW.user_id, NEW.created_at,
-          setweight(hearth_search_tsv(NEW.full_name || ' ' || NEW.username), 'A') || hearth_search_tsv(NEW.headline), NULL)
+          setweight(hearth_search_tsv(NEW.full_name || ' ' || NEW.username, NEW.language), 'A') || hearth_search_tsv(NEW.headline, NEW.language), NULL)
   ON CONFLICT (kind, doc_id) DO UPDATE SET tsv = EXCLUDED.tsv;
   RETURN NEW;
 END $$ LANGUAGE plpgsql;
 --> statement-breakpoint
-CREATE TRIGGER search_members_write AFTER INSERT OR UPDATE OF full_name, username, headline OR DELETE ON user_profiles
+CREATE TRIGGER search_members_write AFTER INSERT OR UPDATE OF full_name, username, headline, language OR DELETE ON user_profiles
   FOR EACH ROW EXECUTE FUNCTION hearth_search_member_doc();
 --> statement-breakpoint
 -- Indexes up to `batch` rows of one kind written before the triggers, in id order from where the
@@ -200,28 +225,30 @@ BEGIN
   IF k = 'post' THEN
     WITH src AS (SELECT * FROM posts WHERE id > coalesce(nullif(after, ''), '00000000-0000-0000-0000-000000000000')::uuid ORDER BY id LIMIT batch),
     ins AS (INSERT INTO search_documents (kind, doc_id, item_id, community_id, post_id, created_at, tsv)
-      SELECT 'post', id::text, id, community_id, id, created_at, hearth_search_tsv(hearth_search_post_text(content, poll_data, link_preview))
+      SELECT 'post', id::text, id, community_id, id, created_at, hearth_search_tsv(hearth_search_post_text(content, poll_data, link_preview), hearth_search_lang(author_id))
         FROM src WHERE deleted_at IS NULL ON CONFLICT DO NOTHING)
     SELECT count(*), (array_agg(id::text ORDER BY id DESC))[1] INTO n, last FROM src;
   ELSIF k = 'comment' THEN
     WITH src AS (SELECT * FROM comments WHERE id > coalesce(nullif(after, ''), '00000000-0000-0000-0000-000000000000')::uuid ORDER BY id LIMIT batch),
     ins AS (INSERT INTO search_documents (kind, doc_id, item_id, community_id, post_id, created_at, tsv)
-      SELECT 'comment', s.id::text, s.id, p.community_id, s.post_id, s.created_at, hearth_search_tsv(s.content)
+      SELECT 'comment', s.id::text, s.id, p.community_id, s.post_id, s.created_at, hearth_search_tsv(s.content, hearth_search_lang(s.author_id))
         FROM src s JOIN posts p ON p.id = s.post_id WHERE s.deleted_at IS NULL ON CONFLICT DO NOTHING)
     SELECT count(*), (array_agg(id::text ORDER BY id DESC))[1] INTO n, last FROM src;
   ELSIF k = 'course' THEN
     WITH src AS (SELECT * FROM courses WHERE id > coalesce(nullif(after, ''), '00000000-0000-0000-0000-000000000000')::uuid ORDER BY id LIMIT batch),
     ins AS (INSERT INTO search_documents (kind, doc_id, item_id, community_id, course_id, created_at, tsv)
       SELECT 'course', id::text, id, community_id, id, created_at,
-             setweight(hearth_search_tsv(title), 'A') || hearth_search_tsv(description)
+             setweight(hearth_search_tsv(title, hearth_search_lang(created_by)), 'A')
+             || hearth_search_tsv(description, hearth_search_lang(created_by))
         FROM src ON CONFLICT DO NOTHING)
     SELECT count(*), (array_agg(id::text ORDER BY id DESC))[1] INTO n, last FROM src;
   ELSIF k = 'lesson' THEN
     WITH src AS (SELECT * FROM course_lessons WHERE id > coalesce(nullif(after, ''), '00000000-0000-0000-0000-000000000000')::uuid ORDER BY id LIMIT batch),
     ins AS (INSERT INTO search_documents (kind, doc_id, item_id, community_id, course_id, created_at, tsv, title_tsv)
       SELECT 'lesson', s.id::text, s.id, co.community_id, co.id, s.created_at,
-             setweight(hearth_search_tsv(s.title), 'A') || hearth_search_tsv(s.description),
-             setweight(hearth_search_tsv(s.title), 'A')
+             setweight(hearth_search_tsv(s.title, hearth_search_lang(co.created_by)), 'A')
+             || hearth_search_tsv(s.description, hearth_search_lang(co.created_by)),
+             setweight(hearth_search_tsv(s.title, hearth_search_lang(co.created_by)), 'A')
         FROM src s JOIN course_modules m ON m.id = s.module_id JOIN courses co ON co.id = m.course_id
       ON CONFLICT DO NOTHING)
     SELECT count(*), (array_agg(id::text ORDER BY id DESC))[1] INTO n, last FROM src;
@@ -229,7 +256,7 @@ BEGIN
     WITH src AS (SELECT * FROM user_profiles WHERE user_id > after ORDER BY user_id LIMIT batch),
     ins AS (INSERT INTO search_documents (kind, doc_id, created_at, tsv)
       SELECT 'member', user_id, created_at,
-             setweight(hearth_search_tsv(full_name || ' ' || username), 'A') || hearth_search_tsv(headline)
+             setweight(hearth_search_tsv(full_name || ' ' || username, language), 'A') || hearth_search_tsv(headline, language)
         FROM src ON CONFLICT DO NOTHING)
     SELECT count(*), max(user_id) INTO n, last FROM src;
   END IF;

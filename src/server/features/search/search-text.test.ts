@@ -32,7 +32,12 @@ beforeAll(async () => {
   f = searchFixtures(t);
   owner = await f.user();
   c = await f.community(owner, { name: "Text" });
-  for (const [lang, text] of Object.entries(SAMPLES)) posts[lang] = await f.post(c.id, owner, text);
+  // Each sample is written by someone whose profile language is the sample's (its stems are that language's).
+  for (const [lang, text] of Object.entries(SAMPLES)) {
+    await f.q(`UPDATE user_profiles SET language = $2 WHERE user_id = $1`, [owner.id, lang]);
+    posts[lang] = await f.post(c.id, owner, text);
+  }
+  await f.q(`UPDATE user_profiles SET language = 'en' WHERE user_id = $1`, [owner.id]);
 });
 afterAll(() => t.close());
 

@@ -29,6 +29,7 @@ import { highlightAll, snippet } from "./search.snippet";
 
 type Group = SearchResponse["groups"][number];
 type Req = SearchRequest & { clauses: Clause[]; tsq: SQL; after: Cursor | null };
+
 type Row = { id: string; rank: number; t: string; total: number };
 type Community = { c_id: string; c_slug: string; c_name: string };
 type Author = {
@@ -78,10 +79,9 @@ const pageOrder = (req: Req) =>
  */
 async function windowed<T extends Row>(db: Db, req: Req, from: SQL, where: SQL[], detail: (w: SQL) => SQL) {
   const res = await db.execute<T>(sql`
-    WITH q AS (SELECT ${req.tsq} AS q),
-    m AS (SELECT d.doc_id COLLATE "C" AS id, d.created_at, ts_rank(d.tsv, q.q) AS rank
-            FROM q CROSS JOIN search_documents d ${from}
-           WHERE d.tsv @@ q.q AND ${sql.join(where, sql` AND `)}
+    WITH m AS (SELECT d.doc_id COLLATE "C" AS id, d.created_at, ts_rank(d.tsv, ${req.tsq}) AS rank
+            FROM search_documents d ${from}
+           WHERE d.tsv @@ ${req.tsq} AND ${sql.join(where, sql` AND `)}
            ORDER BY d.created_at DESC, d.doc_id COLLATE "C" DESC
            LIMIT ${WINDOW}),
     c AS (SELECT m.id, m.rank, to_char(m.created_at AT TIME ZONE 'UTC', ${UTC}) COLLATE "C" AS t,
@@ -248,17 +248,16 @@ async function searchCourses(db: Db, req: Req, kind: "course" | "lesson"): Promi
   if (req.category || req.author) return empty(kind);
   const lesson = kind === "lesson";
   const res = await db.execute<CourseRow>(sql`
-    WITH q AS (SELECT ${req.tsq} AS q)
-    SELECT d.doc_id AS id, ts_rank(d.tsv, q.q) AS rank, to_char(d.created_at AT TIME ZONE 'UTC', ${UTC}) AS t,
-           coalesce(d.title_tsv @@ q.q, true) AS title_hit, co.id AS course_id, co.status, vm.role,
+    SELECT d.doc_id AS id, ts_rank(d.tsv, ${req.tsq}) AS rank, to_char(d.created_at AT TIME ZONE 'UTC', ${UTC}) AS t,
+           coalesce(d.title_tsv @@ ${req.tsq}, true) AS title_hit, co.id AS course_id, co.status, vm.role,
            ${lesson ? sql`l.title, l.description, l.is_preview` : sql`co.title, co.description, false AS is_preview`},
            d.created_at, c.id AS c_id, c.slug AS c_slug, c.name AS c_name, co.access, ${courseGateSql(sql`${req.viewerId ?? ""}`)}
-      FROM q CROSS JOIN search_documents d
+      FROM search_documents d
       JOIN courses co ON co.id = d.course_id
       JOIN communities c ON c.id = co.community_id
       ${lesson ? sql`JOIN course_lessons l ON l.id = d.item_id` : sql``}
       ${viewerJoin(req, sql`co.community_id`)}
-     WHERE d.kind = ${kind} AND d.tsv @@ q.q AND (c.visibility <> 'private' OR vm.role IS NOT NULL)
+     WHERE d.kind = ${sql.raw(`'${kind}'`)} AND d.tsv @@ ${req.tsq} AND (c.visibility <> 'private' OR vm.role IS NOT NULL)
        ${sql.join([...scopeFilter(req, sql`co.community_id`), ...dateFilters(req, sql`d.created_at`)].map((f) => sql` AND ${f}`))}
      ORDER BY d.created_at DESC, d.doc_id COLLATE "C" DESC
      LIMIT ${WINDOW}`);
@@ -301,8 +300,13 @@ export function createPostgresSearch(db: Db): SearchEngine {
       const tsq = tsquerySql(clauses);
       const kinds = request.kind ? [request.kind] : [...SEARCH_KINDS];
       const after = request.kind ? decodeCursor(request.cursor, request.kind, request.order) : null;
-      const groups = tsq
-        ? await Promise.all(kinds.map((k) => SEARCHERS[k](db, { ...request, clauses, tsq, after })))
+      // The tsquery is built first and then sent as a constant, so the planner sees how common its
+      // words are: walking the newest documents for a common word, the GIN index for a rare one.
+      const text = tsq ? (await db.execute<{ q: string | null }>(sql`SELECT (${tsq})::text AS q`)).rows[0]?.q : null;
+      const groups = text
+        ? await Promise.all(
+            kinds.map((k) => SEARCHERS[k](db, { ...request, clauses, tsq: sql`${text}::tsquery`, after })),
+          )
         : kinds.map(empty);
       return { q: request.q.slice(0, SEARCH_LIMITS.queryMax), groups };
     },
