@@ -149,14 +149,14 @@ export const search: Scenario = {
       const counts = (
         await pool.query<{ docs: number; bytes: string; gin: string }>(
           `SELECT count(*)::int AS docs, pg_size_pretty(pg_table_size('search_documents')) AS bytes,
-                  pg_size_pretty(pg_relation_size('search_documents_tsv_idx')) AS gin FROM search_documents`,
+                  pg_size_pretty(pg_indexes_size('search_documents')) AS gin FROM search_documents`,
         )
       ).rows[0];
       facts.push(
         `Data (set-based SQL, row triggers off): ${int(POSTS)} posts, ${int(POSTS * COMMENTS_PER_POST)} comments and ` +
           `${int(MEMBERS)} members in ${dataSeconds.toFixed(1)} s; then indexed by \`hearth_search_backfill\` ` +
           `(migration 0025, one statement per kind) in ${indexSeconds.toFixed(1)} s: ${int(counts.docs)} documents, ` +
-          `table ${counts.bytes}, GIN index ${counts.gin}.`,
+          `table ${counts.bytes}, its indexes ${counts.gin}.`,
       );
       console.error(`  [search data] ${facts[0]}`);
 

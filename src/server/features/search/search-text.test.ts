@@ -252,3 +252,22 @@ describe("highlights", () => {
     expect(r?.snippet.highlights.map(([s, e]) => r.snippet.text.slice(s, e))).toEqual(["comunidades"]);
   });
 });
+
+describe("the backfill", () => {
+  it("indexes rows written before the triggers, in batches, keeping newer documents", async () => {
+    const old = await f.post(c.id, owner, "Tamarind chutney from the archive");
+    await f.q(`DELETE FROM search_documents WHERE kind = 'post' AND doc_id = $1`, [old]);
+    expect(await find("tamarind")).toEqual([]);
+    await f.q(`UPDATE search_backfill SET done = false, last_id = ''`);
+    let batches = 0;
+    for (;;) {
+      const [{ n }] = await f.q<{ n: number }>(`SELECT hearth_search_backfill('post', 3) AS n`);
+      batches++;
+      if (n < 3) break;
+    }
+    expect(batches).toBeGreaterThan(2);
+    expect(await find("tamarind")).toEqual([old]);
+    const [state] = await f.q<{ done: boolean }>(`SELECT done FROM search_backfill WHERE kind = 'post'`);
+    expect(state.done).toBe(true);
+  });
+});
