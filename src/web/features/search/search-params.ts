@@ -31,9 +31,7 @@ export function searchFiltersFrom(params: URLSearchParams): SearchFilters {
 }
 
 /** The query string the API takes for these filters (empty ones left out). */
-export function searchQueryOf(filters: SearchFilters, cursor?: string | null) {
-  const query: Record<string, string> = {};
-  for (const [key, value] of Object.entries(filters)) if (value) query[key] = value;
-  if (cursor) query.cursor = cursor;
-  return query;
+export function searchQueryOf(filters: SearchFilters, cursor?: string | null): SearchFilters & { cursor?: string } {
+  const query = Object.fromEntries(Object.entries(filters).filter(([, value]) => value)) as SearchFilters;
+  return cursor ? { ...query, cursor } : query;
 }

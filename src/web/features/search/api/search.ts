@@ -1,8 +1,10 @@
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import type { SearchKind } from "#shared/search";
-import type { SearchResponse } from "#shared/search.schemas";
-import { ApiError, NETWORK_ERROR_MESSAGE } from "#web/lib/api";
+import { api, unwrap } from "#web/lib/api";
+import type { paths } from "#web/lib/api-types";
 import { type SearchFilters, searchQueryOf } from "../search-params";
+
+export type SearchResponse = paths["/api/search"]["get"]["responses"][200]["content"]["application/json"];
 
 /** One community (its id), or every community the viewer may read. */
 export type SearchScope = { communityId: string } | null;
@@ -14,34 +16,21 @@ export const searchQueryKeys = {
 };
 
 /** A page of results; `signal` cancels it when a newer query replaces it. */
-export async function fetchSearch(
+export const fetchSearch = (
   scope: SearchScope,
   filters: SearchFilters,
   { cursor, signal }: { cursor?: string | null; signal?: AbortSignal } = {},
-): Promise<SearchResponse> {
-  const path = scope ? `/api/communities/${encodeURIComponent(scope.communityId)}/search` : "/api/search";
-  let response: Response;
-  try {
-    response = await fetch(`${path}?${new URLSearchParams(searchQueryOf(filters, cursor))}`, {
-      credentials: "same-origin",
-      headers: { accept: "application/json" },
-      signal,
-    });
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    throw new ApiError(0, "NETWORK", NETWORK_ERROR_MESSAGE);
-  }
-  const body = (await response.json().catch(() => null)) as
-    (SearchResponse & { error?: { code?: string; message?: string } }) | null;
-  if (!response.ok || !body) {
-    throw new ApiError(
-      response.status,
-      body?.error?.code ?? "INTERNAL",
-      body?.error?.message ?? "Something went wrong",
-    );
-  }
-  return body;
-}
+) => {
+  const query = searchQueryOf(filters, cursor);
+  return unwrap(
+    scope
+      ? api.GET("/api/communities/{communityId}/search", {
+          params: { path: { communityId: scope.communityId }, query },
+          signal,
+        })
+      : api.GET("/api/search", { params: { query }, signal }),
+  );
+};
 
 /** The first page of every kind (or of the chosen kind), grouped; empty queries ask nothing. */
 export function useSearch(scope: SearchScope, filters: SearchFilters) {

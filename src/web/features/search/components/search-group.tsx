@@ -1,9 +1,8 @@
 import { useId, useState } from "react";
 import { SEARCH_KIND_LABELS, SEARCH_LIMITS, SEARCH_MESSAGES } from "#shared/search";
-import type { SearchResponse } from "#shared/search.schemas";
 import { Button } from "#web/components/ui/button";
 import { errorMessage } from "#web/lib/api";
-import { type SearchScope, useMoreResults } from "../api/search";
+import { type SearchResponse, type SearchScope, useMoreResults } from "../api/search";
 import type { SearchFilters } from "../search-params";
 import { SearchResultItem } from "./search-result-item";
 

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { SEARCH_MESSAGES } from "#shared/search";
-import type { SearchResult } from "#shared/search.schemas";
+import type { SearchResponse } from "../api/search";
 import { Avatar } from "#web/components/ui/avatar";
 import { TimeAgo } from "#web/components/ui/time-ago";
 import { HighlightedText } from "./highlighted-text";
@@ -9,6 +9,8 @@ import { HighlightedText } from "./highlighted-text";
  * One result: its highlighted title and snippet, who wrote it and when, and (across communities)
  * where. The whole card opens the server's href: the post at the comment, the lesson, the profile.
  */
+type SearchResult = SearchResponse["groups"][number]["results"][number];
+
 export function SearchResultItem({ result, showCommunity }: { result: SearchResult; showCommunity: boolean }) {
   const author = result.author;
   const name = author ? author.full_name || author.username : null;
