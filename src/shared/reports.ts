@@ -42,6 +42,9 @@ export const REPORT_LIMITS = {
   perHour: 20,
 } as const;
 
+/** The marker on a hidden post or comment (its author and moderators see it); alone so a card imports only it. */
+export const HIDDEN_PENDING_REVIEW = "Hidden pending review";
+
 export const REPORT_MESSAGES = {
   submitted: "Thanks. The moderators will review it.",
   alreadyReported: "You already reported this. The moderators will review it.",
@@ -51,7 +54,7 @@ export const REPORT_MESSAGES = {
   notFound: "Not found",
   rateLimited: "You've sent many reports. Please try again later.",
   emptyQueue: "No open reports",
-  hiddenPendingReview: "Hidden pending review",
+  hiddenPendingReview: HIDDEN_PENDING_REVIEW,
   /** What the author is told when their post or comment is hidden after reports. */
   hiddenNotice: (what: string, community: string) =>
     `Your ${what} in ${community} was hidden pending review after members reported it.`,

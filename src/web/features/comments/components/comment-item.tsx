@@ -5,6 +5,7 @@ import { TimeAgo } from "#web/components/ui/time-ago";
 import { Avatar } from "#web/components/ui/avatar";
 import { LevelAvatar } from "#web/features/levels";
 import { cn } from "#web/lib/cn";
+import { HIDDEN_PENDING_REVIEW } from "#shared/reports";
 import type { Comment } from "../api/get-comments";
 import { CommentForm } from "./comment-form";
 
@@ -125,6 +126,11 @@ export function CommentItem({
                     <span className="text-stone-600">
                       <span aria-hidden="true"> · </span>
                       <TimeAgo date={comment.created_at} />
+                      {comment.hidden && (
+                        <span className="ml-1.5 inline-flex rounded-full bg-amber-50 px-2 py-0.5 text-xs font-semibold text-amber-900 ring-1 ring-amber-300">
+                          {HIDDEN_PENDING_REVIEW}
+                        </span>
+                      )}
                       {comment.is_edited && (
                         <>
                           <span aria-hidden="true"> · </span>

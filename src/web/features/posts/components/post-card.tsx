@@ -3,6 +3,7 @@ import { lazy, Suspense, type ReactNode } from "react";
 import { Link, useLocation } from "react-router";
 import { TimeAgo } from "#web/components/ui/time-ago";
 import type { CommunityRole } from "#shared/roles";
+import { HIDDEN_PENDING_REVIEW } from "#shared/reports";
 import { Avatar } from "#web/components/ui/avatar";
 import { LevelAvatar, useLevelNames } from "#web/features/levels";
 import { openAuthDialog } from "#web/lib/auth-dialog-events";
@@ -74,7 +75,7 @@ export function PostCard({
       data-linked={linkedTo || undefined}
       className={cn(
         "scroll-mt-24 rounded-2xl bg-white px-4 pt-4 pb-2 shadow-sm ring-1 focus:outline-none sm:px-6 sm:pt-5",
-        linkedTo ? "ring-brand-300" : post.is_approved ? "ring-stone-200" : "ring-amber-300",
+        linkedTo ? "ring-brand-300" : post.is_approved && !post.hidden ? "ring-stone-200" : "ring-amber-300",
       )}
     >
       <header className="flex items-start gap-3">
@@ -103,6 +104,9 @@ export function PostCard({
                 <Pin className="size-3" aria-hidden="true" />
                 Pinned
               </Badge>
+            )}
+            {post.hidden && (
+              <Badge className="bg-amber-50 text-amber-900 ring-1 ring-amber-300">{HIDDEN_PENDING_REVIEW}</Badge>
             )}
             {!post.is_approved && (
               <Badge className="bg-amber-50 text-amber-900 ring-1 ring-amber-300">

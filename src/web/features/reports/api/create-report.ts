@@ -1,14 +1,23 @@
 import { useMutation } from "@tanstack/react-query";
-import type { z } from "zod";
-import type { createReportSchema } from "#shared/reports.schemas";
-import { request } from "./request";
+import { api, unwrap } from "#web/lib/api";
+import type { paths } from "#web/lib/api-types";
 
-export type CreateReportInput = z.input<typeof createReportSchema>;
-export type CreateReportResult = { already_reported: boolean };
+export type CreateReportInput = NonNullable<
+  paths["/api/reports"]["post"]["requestBody"]
+>["content"]["application/json"];
 
-export const createReport = (body: CreateReportInput) => request<CreateReportResult>("POST", "/api/reports", body);
+/** Files a report; `already` when this person had reported the item before (it counts once). */
+export async function createReport(body: CreateReportInput): Promise<{ already: boolean }> {
+  let status = 0;
+  await unwrap(
+    api.POST("/api/reports", { body }).then((result) => {
+      status = result.response.status;
+      return result;
+    }),
+  );
+  return { already: status === 200 };
+}
 
-/** Files a report; a second report of the same item by the same person counts once (already_reported). */
 export function useCreateReport() {
   return useMutation({ mutationFn: createReport });
 }

@@ -1,25 +1,29 @@
 import {
   infiniteQueryOptions,
+  type InfiniteData,
   queryOptions,
   useInfiniteQuery,
   useMutation,
   useQuery,
   useQueryClient,
 } from "@tanstack/react-query";
-import type { z } from "zod";
-import type { decideReportSchema, ReportCase } from "#shared/reports.schemas";
+import { api, unwrap } from "#web/lib/api";
+import type { paths } from "#web/lib/api-types";
 import { invalidateFeeds } from "#web/features/posts";
 import { reportQueryKeys } from "./report-keys";
-import { request } from "./request";
 
-export type { ReportCase };
-export type ReportQueuePage = { items: ReportCase[]; next_cursor: string | null; count: number };
-export type DecideReportInput = z.input<typeof decideReportSchema>;
+type QueuePath = paths["/api/communities/{idOrSlug}/reports"]["get"];
+export type ReportQueuePage = QueuePath["responses"][200]["content"]["application/json"];
+export type ReportCase = ReportQueuePage["items"][number];
+type DecidePath = paths["/api/communities/{idOrSlug}/reports/{caseId}/decide"]["post"];
+export type DecideReportInput = NonNullable<DecidePath["requestBody"]>["content"]["application/json"];
 
-const base = (communityId: string) => `/api/communities/${encodeURIComponent(communityId)}/reports`;
-
-export const fetchReportQueue = (communityId: string, cursor?: string) =>
-  request<ReportQueuePage>("GET", `${base(communityId)}${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`);
+export const fetchReportQueue = (idOrSlug: string, cursor?: string) =>
+  unwrap(
+    api.GET("/api/communities/{idOrSlug}/reports", {
+      params: { path: { idOrSlug }, query: cursor ? { cursor } : {} },
+    }),
+  );
 
 export const reportQueueQueryOptions = (communityId: string) =>
   infiniteQueryOptions({
@@ -29,38 +33,44 @@ export const reportQueueQueryOptions = (communityId: string) =>
     getNextPageParam: (last) => last.next_cursor ?? undefined,
   });
 
-/** Open cases, oldest first (owners, admins, moderators). */
+/** The community's cases, open ones first (owners, admins, moderators). */
 export function useReportQueue(communityId: string) {
   return useInfiniteQuery(reportQueueQueryOptions(communityId));
 }
 
-export const fetchReportCount = (communityId: string) =>
-  request<{ count: number }>("GET", `${base(communityId)}/count`);
+export const fetchReportCount = (idOrSlug: string) =>
+  unwrap(api.GET("/api/communities/{idOrSlug}/reports/count", { params: { path: { idOrSlug } } }));
 
 export const reportCountQueryOptions = (communityId: string) =>
   queryOptions({ queryKey: reportQueryKeys.count(communityId), queryFn: () => fetchReportCount(communityId) });
 
-/** How many cases are open (the Admin tab's badge). */
+/** How many cases are open (the Reports section's badge). */
 export function useReportCount(communityId: string, { enabled = true }: { enabled?: boolean } = {}) {
   return useQuery({ ...reportCountQueryOptions(communityId), enabled });
 }
 
-export const decideReport = (communityId: string, caseId: string, body: DecideReportInput) =>
-  request<ReportCase>("POST", `${base(communityId)}/${encodeURIComponent(caseId)}/decide`, body);
+export const decideReport = (idOrSlug: string, caseId: string, body: DecideReportInput) =>
+  unwrap(
+    api.POST("/api/communities/{idOrSlug}/reports/{caseId}/decide", {
+      params: { path: { idOrSlug, caseId } },
+      body,
+    }),
+  );
 
-/** Dismiss, remove, warn or ban: the case leaves the queue and the feeds are read again. */
+/** Dismiss, remove, warn or ban: the case leaves the queue at once, and the feeds are read again. */
 export function useDecideReport(communityId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ caseId, ...body }: DecideReportInput & { caseId: string }) =>
       decideReport(communityId, caseId, body),
-    onSuccess: (_, { caseId }) => {
-      queryClient.setQueryData(
+    onSuccess: (decided) => {
+      queryClient.setQueryData<InfiniteData<ReportQueuePage>>(
         reportQueryKeys.queue(communityId),
-        (data: typeof undefined | { pages: ReportQueuePage[]; pageParams: unknown[] }) =>
-          data
-            ? { ...data, pages: data.pages.map((p) => ({ ...p, items: p.items.filter((c) => c.id !== caseId) })) }
-            : data,
+        (data) =>
+          data && {
+            ...data,
+            pages: data.pages.map((p) => ({ ...p, items: p.items.map((c) => (c.id === decided.id ? decided : c)) })),
+          },
       );
       void queryClient.invalidateQueries({ queryKey: reportQueryKeys.queue(communityId) });
       invalidateFeeds(queryClient);

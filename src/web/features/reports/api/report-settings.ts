@@ -1,15 +1,14 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { z } from "zod";
-import type { reportSettingsSchema } from "#shared/reports.schemas";
+import { api, unwrap } from "#web/lib/api";
+import type { paths } from "#web/lib/api-types";
 import { reportQueryKeys } from "./report-keys";
-import { request } from "./request";
 
-export type ReportSettings = Required<z.output<typeof reportSettingsSchema>>;
-export type ReportSettingsChanges = z.input<typeof reportSettingsSchema>;
+type SettingsPath = paths["/api/communities/{idOrSlug}/reports/settings"];
+export type ReportSettings = SettingsPath["get"]["responses"][200]["content"]["application/json"];
+export type ReportSettingsChanges = NonNullable<SettingsPath["put"]["requestBody"]>["content"]["application/json"];
 
-const path = (communityId: string) => `/api/communities/${encodeURIComponent(communityId)}/reports/settings`;
-
-export const fetchReportSettings = (communityId: string) => request<ReportSettings>("GET", path(communityId));
+export const fetchReportSettings = (idOrSlug: string) =>
+  unwrap(api.GET("/api/communities/{idOrSlug}/reports/settings", { params: { path: { idOrSlug } } }));
 
 export const reportSettingsQueryOptions = (communityId: string) =>
   queryOptions({ queryKey: reportQueryKeys.settings(communityId), queryFn: () => fetchReportSettings(communityId) });
@@ -19,8 +18,8 @@ export function useReportSettings(communityId: string) {
   return useQuery(reportSettingsQueryOptions(communityId));
 }
 
-export const updateReportSettings = (communityId: string, changes: ReportSettingsChanges) =>
-  request<ReportSettings>("PUT", path(communityId), changes);
+export const updateReportSettings = (idOrSlug: string, changes: ReportSettingsChanges) =>
+  unwrap(api.PUT("/api/communities/{idOrSlug}/reports/settings", { params: { path: { idOrSlug } }, body: changes }));
 
 export function useUpdateReportSettings(communityId: string) {
   const queryClient = useQueryClient();

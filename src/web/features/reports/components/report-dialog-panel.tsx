@@ -66,7 +66,7 @@ function ReportForm({
       { target, target_id, ...(community_id ? { community_id } : {}), reason, text: text.trim() },
       {
         onSuccess: (result) => {
-          toast.success(result.already_reported ? REPORT_MESSAGES.alreadyReported : REPORT_MESSAGES.submitted);
+          toast.success(result.already ? REPORT_MESSAGES.alreadyReported : REPORT_MESSAGES.submitted);
           onDone();
         },
       },

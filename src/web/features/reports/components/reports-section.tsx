@@ -29,7 +29,7 @@ import { TimeAgo } from "#web/components/ui/time-ago";
 import { errorMessage } from "#web/lib/api";
 import { cn } from "#web/lib/cn";
 import { toast } from "#web/lib/toast";
-import { type ReportCase, useDecideReport, useReportQueue } from "../api/report-queue";
+import { type ReportCase, useDecideReport, useReportCount, useReportQueue } from "../api/report-queue";
 
 type Person = NonNullable<ReportCase["author"]>;
 const nameOf = (p: Person | null) => (p ? p.full_name || p.username : "Former member");
@@ -51,8 +51,12 @@ export function ReportsSection({ communityId, mayBan }: { communityId: string; m
   const decide = useDecideReport(communityId);
   const [asking, setAsking] = useState<{ item: ReportCase; action: Exclude<ReportAction, "dismiss"> } | null>(null);
 
-  const items = queue.data?.pages.flatMap((p) => p.items) ?? [];
-  const count = queue.data?.pages[0]?.count ?? items.length;
+  const counted = useReportCount(communityId);
+  // Open cases, oldest first (decided ones leave the queue; the server sends them after the open ones).
+  const items = (queue.data?.pages.flatMap((p) => p.items) ?? [])
+    .filter((c) => c.status === "open")
+    .sort((a, b) => a.created_at.localeCompare(b.created_at));
+  const count = counted.data?.open ?? items.length;
 
   const act = (item: ReportCase, action: ReportAction, reason = "") =>
     decide.mutate(
