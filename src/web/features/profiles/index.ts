@@ -1,1 +1,1 @@
-export { profileQueryKeys } from "./api/get-public-profile";
+export { profileQueryKeys, publicProfileQueryOptions } from "./api/get-public-profile";

@@ -1,8 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type Block, invalidateMessages, messageQueryKeys } from "./message-keys";
-import { request } from "./request";
+import { api, unwrap } from "#web/lib/api";
+import { invalidateMessages, messageQueryKeys } from "./message-keys";
 
-export const fetchBlocks = () => request<{ blocks: Block[] }>("GET", "/api/me/blocks");
+export const fetchBlocks = () => unwrap(api.GET("/api/me/blocks"));
 
 export const blocksQueryOptions = () => queryOptions({ queryKey: messageQueryKeys.blocks(), queryFn: fetchBlocks });
 
@@ -11,12 +11,12 @@ export function useBlocks() {
   return useQuery(blocksQueryOptions());
 }
 
-export const setBlocked = (userId: string, blocked: boolean) =>
-  request<unknown>(
-    blocked ? "PUT" : "DELETE",
-    `/api/users/${encodeURIComponent(userId)}/block`,
-    blocked ? {} : undefined,
+export const setBlocked = (userId: string, blocked: boolean) => {
+  const params = { path: { userId } };
+  return unwrap(
+    blocked ? api.PUT("/api/users/{userId}/block", { params }) : api.DELETE("/api/users/{userId}/block", { params }),
   );
+};
 
 /** Blocks or unblocks a person; every messages view is read again (can_send changes). */
 export function useSetBlocked() {

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { invalidateMessages, type MessageDto, patchConversationMessages } from "./message-keys";
-import { request } from "./request";
+import { api, unwrap } from "#web/lib/api";
+import { invalidateMessages, patchConversationMessages } from "./message-keys";
 
 export const editMessage = (id: string, body: string) =>
-  request<MessageDto>("PATCH", `/api/messages/${encodeURIComponent(id)}`, { body });
+  unwrap(api.PATCH("/api/messages/{id}", { params: { path: { id } }, body: { body } }));
 
-export const deleteMessage = (id: string) => request<unknown>("DELETE", `/api/messages/${encodeURIComponent(id)}`);
+export const deleteMessage = (id: string) => unwrap(api.DELETE("/api/messages/{id}", { params: { path: { id } } }));
 
 /** Edits one's own message; the change shows at once and the conversation is read again. */
 export function useEditMessage(conversationId: string) {

@@ -1,11 +1,9 @@
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
-import { type MessagePage, messageQueryKeys } from "./message-keys";
-import { request } from "./request";
+import { api, unwrap } from "#web/lib/api";
+import { messageQueryKeys } from "./message-keys";
 
-export function fetchConversation(id: string, before: string | null) {
-  const query = before ? `?before=${encodeURIComponent(before)}` : "";
-  return request<MessagePage>("GET", `/api/conversations/${encodeURIComponent(id)}${query}`);
-}
+export const fetchConversation = (id: string, before: string | null) =>
+  unwrap(api.GET("/api/conversations/{id}", { params: { path: { id }, query: { before: before ?? undefined } } }));
 
 export const conversationQueryOptions = (id: string) =>
   infiniteQueryOptions({

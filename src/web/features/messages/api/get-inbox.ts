@@ -1,14 +1,9 @@
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
-import { type Inbox, messageQueryKeys } from "./message-keys";
-import { request } from "./request";
+import { api, unwrap } from "#web/lib/api";
+import { messageQueryKeys } from "./message-keys";
 
-export function fetchInbox({ q, cursor }: { q: string; cursor: string | null }) {
-  const params = new URLSearchParams();
-  if (q) params.set("q", q);
-  if (cursor) params.set("cursor", cursor);
-  const query = params.toString();
-  return request<Inbox>("GET", `/api/conversations${query ? `?${query}` : ""}`);
-}
+export const fetchInbox = ({ q, cursor }: { q: string; cursor: string | null }) =>
+  unwrap(api.GET("/api/conversations", { params: { query: { q: q || undefined, cursor: cursor ?? undefined } } }));
 
 export const inboxQueryOptions = (q: string) =>
   infiniteQueryOptions({

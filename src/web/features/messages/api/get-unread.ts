@@ -1,9 +1,8 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { messageQueryKeys } from "./message-keys";
-import { request } from "./request";
+import { api, unwrap } from "#web/lib/api";
 
-export const fetchUnreadConversations = () =>
-  request<{ unread: number }>("GET", "/api/messages/unread-count").then((r) => r.unread);
+export const fetchUnreadConversations = () => unwrap(api.GET("/api/messages/unread-count")).then((r) => r.unread);
 
 export const unreadConversationsQueryOptions = () =>
   queryOptions({ queryKey: messageQueryKeys.unread(), queryFn: fetchUnreadConversations });

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { messageQueryKeys } from "./message-keys";
-import { request } from "./request";
+import { api, unwrap } from "#web/lib/api";
 
 export const markConversationRead = (conversationId: string) =>
-  request<unknown>("POST", `/api/conversations/${encodeURIComponent(conversationId)}/read`, {});
+  unwrap(api.POST("/api/conversations/{id}/read", { params: { path: { id: conversationId } }, body: {} }));
 
 /** Marks an open conversation read; the badge and the inbox's dot follow. */
 export function useMarkRead(conversationId: string) {

@@ -1,11 +1,9 @@
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
-import type { z } from "zod";
-import type { blockDto, ConversationDto, inboxDto, MessageDto, messagePageDto } from "#shared/messaging.schemas";
+import type { paths } from "#web/lib/api-types";
 
-export type { ConversationDto, MessageDto };
-export type Inbox = z.infer<typeof inboxDto>;
-export type MessagePage = z.infer<typeof messagePageDto>;
-export type Block = z.infer<typeof blockDto>;
+export type MessagePage = paths["/api/conversations/{id}"]["get"]["responses"][200]["content"]["application/json"];
+export type ConversationDto = MessagePage["conversation"];
+export type MessageDto = MessagePage["messages"][number];
 export type ConversationPages = InfiniteData<MessagePage, string | null>;
 
 /** Every messages query key is built here; all of them start with "messages". */

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type ConversationDto, invalidateMessages } from "./message-keys";
-import { request } from "./request";
+import { api, unwrap } from "#web/lib/api";
+import { invalidateMessages } from "./message-keys";
 
 export const openConversation = (userId: string) =>
-  request<ConversationDto>("POST", "/api/conversations", { user_id: userId });
+  unwrap(api.POST("/api/conversations", { body: { user_id: userId } }));
 
 /** Finds or starts the conversation with a person. */
 export function useOpenConversation() {

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type ConversationPages, invalidateMessages, type MessageDto, messageQueryKeys } from "./message-keys";
-import { request } from "./request";
+import { api, unwrap } from "#web/lib/api";
+import { type ConversationPages, invalidateMessages, messageQueryKeys } from "./message-keys";
 
 export type SendInput = { body: string; image_key?: string };
 
 export const sendMessage = (conversationId: string, input: SendInput) =>
-  request<MessageDto>("POST", `/api/conversations/${encodeURIComponent(conversationId)}/messages`, input);
+  unwrap(api.POST("/api/conversations/{id}/messages", { params: { path: { id: conversationId } }, body: input }));
 
 /** Sends a message: it shows at once at the end of the conversation, then everything is read again. */
 export function useSendMessage(conversationId: string) {

@@ -22,6 +22,7 @@ import { useMarkRead } from "../api/mark-read";
 import type { ConversationDto, MessageDto } from "../api/message-keys";
 import { MessageComposer } from "./message-composer";
 import { MessageItem } from "./message-item";
+import { MessageReportDialog } from "./message-report-item";
 
 /** A run of messages from one person closer than this shows one time, under its last message. */
 const RUN_MS = 5 * 60 * 1000;
@@ -134,6 +135,7 @@ function LoadedConversation({
   const [editingId, setEditingId] = useState<string | null>(null);
   const [deletingId, setDeletingId] = useState<string | null>(null);
   const [confirmBlock, setConfirmBlock] = useState(false);
+  const [reportingId, setReportingId] = useState<string | null>(null);
   const edit = useEditMessage(c.id);
   const remove = useDeleteMessage(c.id);
   const block = useSetBlocked();
@@ -315,6 +317,7 @@ function LoadedConversation({
                     onCancelEdit={() => setEditingId(null)}
                     onSaveEdit={(body) => saveEdit(m.id, body)}
                     onDelete={() => setDeletingId(m.id)}
+                    onReport={() => setReportingId(m.id)}
                     saving={edit.isPending}
                   />
                 </Fragment>
@@ -334,6 +337,7 @@ function LoadedConversation({
         }}
       />
 
+      <MessageReportDialog messageId={reportingId} username={c.other.username} onClose={() => setReportingId(null)} />
       <ConfirmDialog
         open={deletingId !== null}
         onOpenChange={(open) => !open && setDeletingId(null)}

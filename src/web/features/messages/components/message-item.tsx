@@ -11,7 +11,7 @@ import {
 import { cn } from "#web/lib/cn";
 import type { MessageDto } from "../api/message-keys";
 import { MessageText } from "./message-text";
-import { MESSAGE_REPORTS, MessageReportItem } from "./message-report-item";
+import { MessageReportItem } from "./message-report-item";
 
 const timeFormat = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit" });
 export const clockTime = (iso: string) => timeFormat.format(new Date(iso));
@@ -35,6 +35,7 @@ export function MessageItem({
   onSaveEdit,
   onCancelEdit,
   onDelete,
+  onReport,
   saving,
 }: {
   message: MessageDto;
@@ -49,11 +50,13 @@ export function MessageItem({
   onSaveEdit: (body: string) => void;
   onCancelEdit: () => void;
   onDelete: () => void;
+  /** 'Report' on another person's message. */
+  onReport: () => void;
   saving: boolean;
 }) {
   const canEdit = mine && editable(m);
   const edited = Boolean(m.edited_at) && !m.deleted;
-  const hasMenu = !m.deleted && (mine || MESSAGE_REPORTS);
+  const hasMenu = !m.deleted;
   return (
     <li className={cn("group flex flex-col", mine ? "items-end" : "items-start")}>
       <div className={cn("flex max-w-[85%] items-center gap-1 sm:max-w-[75%]", mine && "flex-row-reverse")}>
@@ -119,7 +122,7 @@ export function MessageItem({
                   </DropdownMenuItem>
                 </>
               ) : (
-                <MessageReportItem messageId={m.id} />
+                <MessageReportItem onSelect={onReport} />
               )}
             </DropdownMenuContent>
           </DropdownMenu>

@@ -40,7 +40,7 @@ export function MessagesPage({ conversationId }: { conversationId?: string }) {
   return (
     <main id="main" className="mx-auto max-w-6xl sm:px-6 sm:py-6">
       {!conversationId && <title>Messages · Hearth</title>}
-      <div className="grid h-[calc(100dvh-4rem)] overflow-hidden bg-white sm:h-[calc(100dvh-7rem)] sm:rounded-2xl sm:shadow-sm sm:ring-1 sm:ring-stone-200 md:grid-cols-[20rem_1fr] lg:grid-cols-[22rem_1fr]">
+      <div className="grid h-[calc(100dvh-4rem)] grid-cols-1 overflow-hidden bg-white sm:h-[calc(100dvh-7rem)] sm:rounded-2xl sm:shadow-sm sm:ring-1 sm:ring-stone-200 md:grid-cols-[20rem_1fr] lg:grid-cols-[22rem_1fr]">
         <div className={cn("min-h-0 border-stone-200 md:border-r", conversationId && "max-md:hidden")}>
           <InboxList meId={meId} activeId={conversationId} />
         </div>
