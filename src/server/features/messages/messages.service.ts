@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { MESSAGE_LIMITS, MESSAGING_MESSAGES } from "#shared/messaging";
 import type { ConversationDto, MessageDto } from "#shared/messaging.schemas";
 import type { AppContext, Viewer } from "#server/context";
@@ -293,13 +293,7 @@ export async function markConversationRead({
     }
     const res = await tx.execute<{ id: string }>(sql`
       UPDATE conversation_members cm
-         SET last_read_seq = ${seq}::bigint,
-             unread_count = (SELECT count(*) FROM direct_messages d
-                              WHERE d.conversation_id = cm.conversation_id AND d.sender_id = cm.other_user_id
-                                AND d.seq > ${seq}::bigint AND d.deleted_at IS NULL),
-             unread_since = (SELECT min(d.created_at) FROM direct_messages d
-                              WHERE d.conversation_id = cm.conversation_id AND d.sender_id = cm.other_user_id
-                                AND d.seq > ${seq}::bigint AND d.deleted_at IS NULL)
+         SET last_read_seq = ${seq}::bigint, ${recountUnread(sql`${seq}::bigint`)}
        WHERE cm.conversation_id = ${conversationId}::uuid AND cm.user_id = ${viewer.id}
          AND cm.last_read_seq < ${seq}::bigint
       RETURNING cm.conversation_id AS id`);
@@ -307,6 +301,18 @@ export async function markConversationRead({
   });
   return { unread: await unreadConversations(ctx.db, viewer.id) };
 }
+
+/**
+ * SQL SET list for conversation_members `cm`: its unread count and the time the oldest unread
+ * message arrived, recounted from the other person's messages after `readSeq` (deleted ones not counted).
+ */
+const recountUnread = (readSeq: SQL) => sql`
+  unread_count = (SELECT count(*) FROM direct_messages d
+                   WHERE d.conversation_id = cm.conversation_id AND d.sender_id = cm.other_user_id
+                     AND d.seq > ${readSeq} AND d.deleted_at IS NULL),
+  unread_since = (SELECT min(d.created_at) FROM direct_messages d
+                   WHERE d.conversation_id = cm.conversation_id AND d.sender_id = cm.other_user_id
+                     AND d.seq > ${readSeq} AND d.deleted_at IS NULL)`;
 
 /** The viewer's own message, locked, or 404 (not theirs to read) / 403 (the other person's). */
 async function ownMessage(tx: Queryable, viewerId: string, messageId: string) {
@@ -362,12 +368,7 @@ export async function deleteMessage({ ctx, viewer, messageId }: Req<{ messageId:
     }
     await tx.execute(sql`
       UPDATE conversation_members cm
-         SET unread_count = (SELECT count(*) FROM direct_messages d
-                              WHERE d.conversation_id = cm.conversation_id AND d.sender_id = cm.other_user_id
-                                AND d.seq > cm.last_read_seq AND d.deleted_at IS NULL),
-             unread_since = (SELECT min(d.created_at) FROM direct_messages d
-                              WHERE d.conversation_id = cm.conversation_id AND d.sender_id = cm.other_user_id
-                                AND d.seq > cm.last_read_seq AND d.deleted_at IS NULL)
+         SET ${recountUnread(sql`cm.last_read_seq`)}
        WHERE cm.conversation_id = ${m.conversation_id}::uuid AND cm.user_id = ${m.other_user_id}
          AND cm.unread_count > 0`);
     await publishMessageEvent(tx, "message_updated", m.conversation_id, [viewer.id, m.other_user_id]);
