@@ -10,4 +10,3 @@ export { VideoUpload, VIDEO_ACCEPT, formatBytes } from "./components/video-uploa
 export { postQueryOptions, usePost, type SinglePost } from "./api/get-post";
 
 export { PendingApprovals } from "./components/pending-approvals";
-export { linkify } from "./components/linkify";
