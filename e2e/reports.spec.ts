@@ -156,3 +156,25 @@ test("three members' reports hide a post; a moderator removes it with a reason i
 
   await Promise.all([firstContext.close(), authorContext.close(), modContext.close()]);
 });
+
+test("the owner sets how many reports hide a post and the level needed to start a chat", async ({ browser }) => {
+  const owner = await createConfirmedUser("rptset");
+  const ownerApi = await apiFor(owner);
+  const community = await createCommunity(ownerApi);
+  const { context, page } = await signedInPage(browser, ownerApi);
+  await page.goto(`/community/${community.slug}?settings=moderation`);
+  const dialog = page.getByRole("dialog", { name: "Community settings" });
+  const threshold = dialog.getByLabel("Reports that hide a post or comment");
+  await expect(threshold).toHaveValue("3");
+  await threshold.fill("51");
+  await dialog.getByRole("button", { name: "Save changes" }).click();
+  await expect(threshold).toHaveAttribute("aria-invalid", "true");
+  await threshold.fill("2");
+  await dialog.getByRole("combobox", { name: "Level needed to start a chat" }).click();
+  await page.getByRole("option", { name: "Level 3" }).click();
+  await dialog.getByRole("button", { name: "Save changes" }).click();
+  await expect(dialog.getByText("Moderation settings saved.")).toBeVisible();
+  const saved = await ownerApi.get(`/api/communities/${community.id}/reports/settings`);
+  expect(await saved.json()).toEqual({ hide_threshold: 2, min_message_level: 3 });
+  await context.close();
+});
