@@ -86,18 +86,21 @@ export const notBlockedByMe = (me: string, other: SQL) =>
   sql`NOT EXISTS (SELECT 1 FROM user_blocks b WHERE b.blocker_id = ${me} AND b.blocked_id = ${other})`;
 
 export function toConversationDto(r: ConversationRow): ConversationDto {
-  const last: MessageRow | null = r.m_id
-    ? {
-        id: r.m_id,
-        conversation_id: r.id,
-        sender_id: r.m_sender_id!,
-        body: r.m_body ?? "",
-        image_key: r.m_image_key,
-        created_at: r.m_created_at!,
-        edited_at: r.m_edited_at,
-        deleted_at: r.m_deleted_at,
-      }
-    : null;
+  // While the viewer blocks the other person, that person's messages are not shown, the preview included.
+  const hidden = r.blocked && r.m_sender_id === r.other_user_id;
+  const last: MessageRow | null =
+    r.m_id && !hidden
+      ? {
+          id: r.m_id,
+          conversation_id: r.id,
+          sender_id: r.m_sender_id!,
+          body: r.m_body ?? "",
+          image_key: r.m_image_key,
+          created_at: r.m_created_at!,
+          edited_at: r.m_edited_at,
+          deleted_at: r.m_deleted_at,
+        }
+      : null;
   return {
     id: r.id,
     other: {

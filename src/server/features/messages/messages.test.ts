@@ -119,6 +119,7 @@ describe("blocking", () => {
     const hidden = await page(ann, conv.id);
     expect(hidden.body.messages).toHaveLength(0);
     expect(hidden.body.conversation.blocked).toBe(true);
+    expect(hidden.body.conversation.last_message).toBeNull();
     // My profile shows them messages off, as if I chose nobody.
     const username = (
       await q<{ username: string }>(`SELECT username FROM user_profiles WHERE user_id = $1`, [ann.id])
