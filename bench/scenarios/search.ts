@@ -207,6 +207,14 @@ export const search: Scenario = {
           `common word, a rare word, a phrase and a two-character CJK query on 200,000 posts and 1,000,000 comments; ` +
           `post creation with the search index kept within 10% of post creation without it.`,
         ...facts,
+        ...(POSTS === 200_000
+          ? []
+          : [
+              `Scale: BENCH_SEARCH_POSTS=${int(POSTS)} (the issue's scale, 200,000 posts and 1,000,000 comments, is the ` +
+                `default; building and indexing it takes about ten times the data line above on this machine).`,
+            ]),
+        `Machine load at the start is in the header: on a machine shared with other work the rates and latencies ` +
+          `here are lower bounds of what Hearth does alone.`,
         `How it was measured: as in the Levels section (production config, rate limits off, ${os.cpus().length} cores shared ` +
           `with the load generator; ${opts.warmupSeconds} s warm-up, ${opts.seconds} s measured, ${opts.rounds} alternating ` +
           `rounds with the baseline; every body compared byte for byte; server p95 inside the Hearth process). Each query ` +
