@@ -338,7 +338,7 @@ function CaseCard({
               variant="secondary"
               disabled={busy}
               onClick={() => onAsk("warn")}
-              aria-label={`Warn ${authorName}`}
+              aria-label={`${REPORT_ACTION_LABELS.warn} (${authorName})`}
             >
               <ShieldAlert className="size-4" aria-hidden="true" />
               {REPORT_ACTION_LABELS.warn}
@@ -350,7 +350,7 @@ function CaseCard({
               variant="secondary"
               disabled={busy}
               onClick={() => onAsk("ban")}
-              aria-label={`Ban ${authorName}`}
+              aria-label={`${REPORT_ACTION_LABELS.ban} (${authorName})`}
             >
               <Ban className="size-4" aria-hidden="true" />
               {REPORT_ACTION_LABELS.ban}
