@@ -1,4 +1,5 @@
 import { type APIRequestContext, type Browser, type Page, expect, test } from "@playwright/test";
+import sharp from "sharp";
 import { MESSAGING_MESSAGES } from "../src/shared/messaging";
 import { type TestUser, apiFor, createConfirmedUser, expectNoViolations, header, uniqueSuffix } from "./helpers";
 
@@ -106,6 +107,21 @@ test("two members message each other live: badge, seen mark, links as text, edit
   await expect(received.getByText(MESSAGING_MESSAGES.deletedMessage)).toBeVisible();
   await expect(sent.getByText(MESSAGING_MESSAGES.deletedMessage)).toBeVisible();
   await expect(sent.getByText("Hi! Thanks a lot for the guide")).toHaveCount(0);
+
+  // An image goes through the uploads pipeline and reaches the other side live.
+  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#c2410c" } })
+    .png()
+    .toBuffer();
+  await composerForm(a.page)
+    .locator('input[type="file"]')
+    .setInputFiles({ name: "sunset.png", mimeType: "image/png", buffer: png });
+  await expect(composerForm(a.page).getByRole("img", { name: "Image to send" })).toBeVisible();
+  await expect(a.page.getByRole("button", { name: "Send" })).toBeEnabled();
+  await a.page.getByRole("button", { name: "Send" }).click();
+  await expect(sent.getByRole("img", { name: "Image from you" })).toBeVisible();
+  const image = received.getByRole("img", { name: `Image from ${owner.name}` });
+  await expect(image).toBeVisible();
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
 
   await a.context.close();
   await b.context.close();
