@@ -88,3 +88,6 @@ export function firstUrl(text: string): string | null {
   }
   return /^https?:\/\/[^/?#]/i.test(url) ? url : null;
 }
+
+/** The marker on a post or comment hidden after reports (issue 22): its author and moderators see it. */
+export const HIDDEN_PENDING_REVIEW = "Hidden pending review";

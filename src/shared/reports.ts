@@ -1,3 +1,5 @@
+import { HIDDEN_PENDING_REVIEW } from "./posts";
+
 /**
  * Reports (issue 22, docs/decisions/0020-reports.md): members report a post, a
  * comment, a message or a profile in a community; its owners, admins and moderators act on them.
@@ -42,8 +44,9 @@ export const REPORT_LIMITS = {
   perHour: 20,
 } as const;
 
-/** The marker on a hidden post or comment (its author and moderators see it); alone so a card imports only it. */
-export const HIDDEN_PENDING_REVIEW = "Hidden pending review";
+// The marker on a hidden post or comment lives in posts.ts: the feed's first load imports it, and the
+// build would bring this whole module with it.
+export { HIDDEN_PENDING_REVIEW };
 
 export const REPORT_MESSAGES = {
   submitted: "Thanks. The moderators will review it.",

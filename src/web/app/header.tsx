@@ -52,10 +52,14 @@ export function Header() {
         )}
         <Suspense fallback={searchPlaceholder}>{idle ? <HeaderSearch /> : searchPlaceholder}</Suspense>
         <div className="flex items-center gap-2 sm:gap-3">
-          <Button variant={signedIn ? "primary" : "soft"} onClick={createCommunity}>
+          {/* An icon on phones (the header holds search, switcher, chat, bell and avatar there too). */}
+          <Button
+            variant={signedIn ? "primary" : "soft"}
+            onClick={createCommunity}
+            className="max-sm:size-10 max-sm:px-0"
+          >
             <Plus className="size-4" aria-hidden="true" />
-            <span className="hidden sm:inline">Create Community</span>
-            <span className="sm:hidden">Create</span>
+            <span className="max-sm:sr-only">Create Community</span>
           </Button>
           {me.isPending ? (
             avatarPlaceholder

@@ -5,7 +5,7 @@ import { TimeAgo } from "#web/components/ui/time-ago";
 import { Avatar } from "#web/components/ui/avatar";
 import { LevelAvatar } from "#web/features/levels";
 import { cn } from "#web/lib/cn";
-import { HIDDEN_PENDING_REVIEW } from "#shared/reports";
+import { HIDDEN_PENDING_REVIEW } from "#shared/posts";
 import type { Comment } from "../api/get-comments";
 import { CommentForm } from "./comment-form";
 

@@ -4,14 +4,10 @@ import {
   CalendarPlus,
   CalendarX,
   CircleCheck,
-  EyeOff,
-  Flag,
   Heart,
   type LucideIcon,
   MessageCircle,
   RotateCw,
-  ShieldAlert,
-  Trash2,
   TrendingUp,
   UserCheck,
   UserPlus,
@@ -43,11 +39,13 @@ const KIND: Record<NotificationType, { icon: LucideIcon; className: string }> = 
   join_request: { icon: UserPlus, className: "bg-sky-700" },
   join_approved: { icon: UserCheck, className: "bg-emerald-700" },
   join_declined: { icon: UserX, className: "bg-stone-700" },
-  report_new: { icon: Flag, className: "bg-red-700" },
+  // Reports (issue 22) reuse this list's icons: a new lucide import here regroups the icon chunks the
+  // feed's first load shares (docs/decisions/0009-web-bundle-budget.md).
+  report_new: { icon: Bell, className: "bg-red-700" },
   report_outcome: { icon: CircleCheck, className: "bg-sky-700" },
-  content_hidden: { icon: EyeOff, className: "bg-amber-700" },
-  content_removed: { icon: Trash2, className: "bg-red-700" },
-  user_warned: { icon: ShieldAlert, className: "bg-amber-700" },
+  content_hidden: { icon: UserX, className: "bg-amber-700" },
+  content_removed: { icon: UserX, className: "bg-red-700" },
+  user_warned: { icon: Bell, className: "bg-amber-700" },
 };
 
 /**

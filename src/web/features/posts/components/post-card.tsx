@@ -3,7 +3,7 @@ import { lazy, Suspense, type ReactNode } from "react";
 import { Link, useLocation } from "react-router";
 import { TimeAgo } from "#web/components/ui/time-ago";
 import type { CommunityRole } from "#shared/roles";
-import { HIDDEN_PENDING_REVIEW } from "#shared/reports";
+import { HIDDEN_PENDING_REVIEW } from "#shared/posts";
 import { Avatar } from "#web/components/ui/avatar";
 import { LevelAvatar, useLevelNames } from "#web/features/levels";
 import { openAuthDialog } from "#web/lib/auth-dialog-events";
