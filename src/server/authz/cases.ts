@@ -125,19 +125,46 @@ async function takeRequests(w: World, c: CaseContext) {
 }
 
 /**
- * Direct messages: per world, the conversation a cell asks about (the actor's own with `target`,
- * or `author`'s with `target`) and a message in it (by the actor in their own, by `author` in the
- * other). A ghost world has neither, so its request names ids that do not exist.
+ * Direct messages: per world, a pen pal who is a member of that world's community only (the shared
+ * `target` may meet an actor elsewhere: the actors are the same people in every world, and a join
+ * cell makes the non-member a member of some other world's community), the conversation a cell asks
+ * about (the actor's own with the pen pal, or `author`'s with the pen pal) and a message in it (by
+ * the actor in their own, by `author` in the other). A ghost world has none of them, so its request
+ * names ids that do not exist.
  */
-const dm = { conversations: new Map<string, string>(), messages: new Map<string, string>() };
+const dm = {
+  penPals: new Map<string, string>(),
+  conversations: new Map<string, string>(),
+  messages: new Map<string, string>(),
+};
 const DM_MISSING = randomUUID();
 const dmConversation = (w: World) => dm.conversations.get(w.communityId) ?? DM_MISSING;
 const dmMessage = (w: World) => dm.messages.get(w.communityId) ?? DM_MISSING;
+const penPalOf = (w: World) => dm.penPals.get(w.communityId) ?? DM_MISSING;
+
+async function penPal(w: World, c: CaseContext): Promise<string> {
+  const known = dm.penPals.get(w.communityId);
+  if (known) return known;
+  const id = randomUUID().replaceAll("-", "");
+  const name = `pal_${id.slice(0, 12)}`;
+  await q(
+    c,
+    `WITH u AS (
+       INSERT INTO "user" (id, name, email, email_verified) VALUES ($1, $2, $2 || '@authz.test', true) RETURNING id
+     ), p AS (
+       INSERT INTO user_profiles (user_id, username, full_name) SELECT id, $2, 'Pen pal' FROM u
+     )
+     INSERT INTO community_members (community_id, user_id, role) SELECT $3::uuid, id, 'member' FROM u`,
+    [id, name, w.communityId],
+  );
+  dm.penPals.set(w.communityId, id);
+  return id;
+}
 
 async function dmPrepare(w: World, c: CaseContext, whose: "own" | "others") {
   const me = whose === "own" ? userId(c, w.actor) : c.users.author.id;
   if (!me) return;
-  const other = c.users.target.id;
+  const other = await penPal(w, c);
   const [conversation] = await q<{ id: string }>(
     c,
     `WITH made AS (
@@ -1141,12 +1168,9 @@ export const CASES: Record<string, Case> = {
     allowed: (res, { w }) => expect(idsOf(res.json.conversations)).not.toContain(dm.conversations.get(w.communityId)),
   },
   "POST /api/conversations": {
-    request: (_w, _a, c) => ({
-      method: "POST",
-      url: "/api/conversations",
-      body: { user_id: c.users.target.id, body: "hi" },
-    }),
-    allowed: (res, { c }) => expect(res.json.other.id).toBe(c.users.target.id),
+    prepare: async (w, c) => void (await penPal(w, c)),
+    request: (w) => ({ method: "POST", url: "/api/conversations", body: { user_id: penPalOf(w), body: "hi" } }),
+    allowed: (res, { w }) => expect(res.json.other.id).toBe(penPalOf(w)),
   },
   "GET /api/conversations/{id}": {
     prepare: (w, c) => dmPrepare(w, c, "others"),
