@@ -45,7 +45,8 @@ export function Header() {
     <header className="sticky top-0 z-40 border-b border-stone-200/80 bg-white/85 backdrop-blur supports-[backdrop-filter]:bg-white/70">
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-3 px-4 sm:px-6">
         <Link to="/" className="-m-1 rounded-lg p-1" aria-label="Hearth home">
-          <Logo />
+          {/* The mark alone on phones: the header's controls need the room. */}
+          <Logo className="max-sm:[&>span:last-child]:hidden" />
         </Link>
         {signedIn && (
           <Suspense fallback={switcherPlaceholder}>{idle ? <CommunitySwitcher /> : switcherPlaceholder}</Suspense>
