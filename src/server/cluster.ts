@@ -34,7 +34,8 @@ export async function runPrimary(
   config: Config,
   log: Log,
   exitCodeOf: (err: unknown) => number | null,
-): Promise<{ url: string; shutdown: (signal: string) => Promise<void> }> {
+  onSignals: (shutdown: (signal: string) => Promise<void>) => void,
+): Promise<{ url: string }> {
   let database: Awaited<ReturnType<typeof prepareDatabase>>;
   try {
     // A port in use is said at once, before the database starts and workers boot to find it.
@@ -101,6 +102,13 @@ export async function runPrimary(
     await database.stop();
   };
 
+  // From the first fork on, SIGTERM stops the workers and then the database, even while they start
+  // (the first to listen already answers, so a stop can come before the last one does).
+  onSignals(async (signal) => {
+    await shutdown(signal);
+    log.info("Stopped cleanly");
+    process.exit(0);
+  });
   const first = Array.from({ length: config.workers }, () => fork());
   const url = await new Promise<string>((resolve) => {
     let listening = 0;
@@ -116,7 +124,7 @@ export async function runPrimary(
       });
     }
   });
-  return { url, shutdown };
+  return { url };
 }
 
 /** Rejects with EADDRINUSE (or what binding says) when the port cannot be listened on; port 0 is always free. */

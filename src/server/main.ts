@@ -58,17 +58,12 @@ async function main() {
   };
 
   if (config.workers > 1 && !isClusterWorker()) {
-    const primary = await runPrimary(config, log, exitCodeOf);
+    const primary = await runPrimary(config, log, exitCodeOf, onSignals);
     log.info(
       `Hearth is running at ${config.publicUrl} (listening on ${primary.url} with ${config.workers} workers, started in ${Date.now() - started} ms)`,
     );
     const outbox = outboxStartupLine(config, primary.url);
     log[outbox.level](outbox.text);
-    onSignals(async (signal) => {
-      await primary.shutdown(signal);
-      log.info("Stopped cleanly");
-      process.exit(0);
-    });
     return;
   }
 

@@ -118,7 +118,8 @@ describe("page shell", () => {
     expect(pages.length).toBeGreaterThan(10);
     for (const [, routePath, module] of pages) {
       if (routePath === "*") continue;
-      const sample = `/${(routePath ?? "").replace(/:\w+/g, "x1")}`;
+      // An optional parameter (":id?") is sampled present.
+      const sample = `/${(routePath ?? "").replace(/:\w+\??/g, "x1")}`;
       const match = PAGE_ROUTES.find((p) => p.pattern.test(sample));
       expect(match, `no PAGE_ROUTES entry for ${sample}`).toBeDefined();
       expect(match!.modules(false)[0], sample).toBe(`app/routes/${module}.tsx`);

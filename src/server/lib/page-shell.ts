@@ -63,6 +63,8 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { pattern: /^\/saved$/, modules: () => [route("saved")] },
   { pattern: /^\/billing(\/.*)?$/, modules: () => [route("billing")] },
   { pattern: /^\/notifications(\/unsubscribe)?$/, modules: () => [route("notifications")] },
+  { pattern: /^\/messages(\/[^/]+)?$/, modules: () => [route("messages")] },
+  { pattern: /^\/search$/, modules: () => [route("search")] },
   { pattern: /^\/u\/[^/]+$/, modules: () => [route("user-profile")] },
 ];
 
