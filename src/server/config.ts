@@ -19,8 +19,17 @@ const envSchema = z.object({
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-  /** HTTP worker processes (issue 23): one per core unless told otherwise; 1 runs everything in one process. */
-  WORKERS: z.coerce.number().int().min(1, "must be 1 or more").max(64).default(Math.min(availableParallelism(), 64)),
+  /**
+   * HTTP worker processes (issue 23, docs/decisions/0021-workers.md); 0 means one per core. The default
+   * stays 1 (one process) until the start and stop paths pass their tests with workers.
+   */
+  WORKERS: z.coerce
+    .number()
+    .int()
+    .min(0, "must be 0 (one per core) or more")
+    .max(64)
+    .default(1)
+    .transform((n) => (n === 0 ? Math.min(availableParallelism(), 64) : n)),
   AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters").optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("Hearth <no-reply@hearth.local>"),
