@@ -7,12 +7,11 @@ import { Field, inputClasses } from "#web/components/ui/field";
 import { Select } from "#web/components/ui/select";
 import { SwitchRow } from "#web/components/ui/switch";
 import { FormMessage } from "#web/components/ui/form-message";
-import { LoadingRegion } from "#web/components/ui/load-states";
 import { cn } from "#web/lib/cn";
 import { levelLabel } from "#web/features/levels";
 import { dirtyValues, useSettingsForm } from "#web/lib/use-settings-form";
 import { type LevelSettings, useLevelSettings, useUpdateLevelSettings } from "../api/level-settings";
-import { PanelSection, saveErrorMessage, SettingsForm, type SettingsTabProps } from "./settings-panel";
+import { PanelSection, settingsLoadState, SettingsForm, type SettingsTabProps } from "./settings-panel";
 
 const shape = updateLevelSettingsSchema.shape;
 /** The form checks what the server checks: the shared schema's fields, all present. */
@@ -39,21 +38,8 @@ const LEVELS = Array.from({ length: LEVEL_COUNT }, (_, i) => i + 1);
 /** Settings → Levels: what each level is called, the points it needs, bonus points and who may post. */
 export function LevelsTab({ community, onDirtyChange }: SettingsTabProps) {
   const settings = useLevelSettings(community.id);
-  if (settings.isPending) {
-    return (
-      <LoadingRegion label="Loading level settings" className="space-y-3 px-5 py-6 sm:px-8">
-        <div className="h-6 w-40 animate-pulse rounded bg-stone-200" />
-        <div className="h-40 animate-pulse rounded-xl bg-stone-100" />
-      </LoadingRegion>
-    );
-  }
-  if (settings.isError) {
-    return (
-      <div className="px-5 py-6 sm:px-8">
-        <FormMessage tone="error">{saveErrorMessage(settings.error)}</FormMessage>
-      </div>
-    );
-  }
+  const waiting = settingsLoadState(settings, "Loading level settings");
+  if (waiting || !settings.data) return waiting;
   return <LevelsForm communityId={community.id} saved={settings.data} onDirtyChange={onDirtyChange} />;
 }
 

@@ -5,14 +5,12 @@ import { LEVEL_COUNT } from "#shared/levels";
 import { REPORT_LIMITS } from "#shared/reports";
 import { reportSettingsSchema } from "#shared/reports.schemas";
 import { Field, inputClasses } from "#web/components/ui/field";
-import { FormMessage } from "#web/components/ui/form-message";
-import { LoadingRegion } from "#web/components/ui/load-states";
 import { Select } from "#web/components/ui/select";
 import { cn } from "#web/lib/cn";
 import { levelLabel } from "#web/features/levels";
 import { type ReportSettings, useReportSettings, useUpdateReportSettings } from "#web/features/reports";
 import { dirtyValues, useSettingsForm } from "#web/lib/use-settings-form";
-import { PanelSection, saveErrorMessage, SettingsForm, type SettingsTabProps } from "./settings-panel";
+import { PanelSection, settingsLoadState, SettingsForm, type SettingsTabProps } from "./settings-panel";
 
 const shape = reportSettingsSchema.shape;
 /** The form checks what the server checks: the shared schema's fields, both present. */
@@ -32,21 +30,8 @@ const LEVELS = Array.from({ length: LEVEL_COUNT }, (_, i) => i + 1);
 /** Settings → Moderation: how many reports hide a post or comment, and the level needed to start a chat. */
 export function ModerationTab({ community, onDirtyChange }: SettingsTabProps) {
   const settings = useReportSettings(community.id);
-  if (settings.isPending) {
-    return (
-      <LoadingRegion label="Loading moderation settings" className="space-y-3 px-5 py-6 sm:px-8">
-        <div className="h-6 w-40 animate-pulse rounded bg-stone-200" />
-        <div className="h-40 animate-pulse rounded-xl bg-stone-100" />
-      </LoadingRegion>
-    );
-  }
-  if (settings.isError) {
-    return (
-      <div className="px-5 py-6 sm:px-8">
-        <FormMessage tone="error">{saveErrorMessage(settings.error)}</FormMessage>
-      </div>
-    );
-  }
+  const waiting = settingsLoadState(settings, "Loading moderation settings");
+  if (waiting || !settings.data) return waiting;
   return (
     <ModerationForm
       communityId={community.id}

@@ -3,6 +3,7 @@ import type { ComponentProps, ReactNode } from "react";
 import { MSG } from "#shared/messages";
 import { Button } from "#web/components/ui/button";
 import { FormMessage } from "#web/components/ui/form-message";
+import { LoadingRegion } from "#web/components/ui/load-states";
 import { errorMessage } from "#web/lib/api";
 import { cn } from "#web/lib/cn";
 import type { CommunityView } from "#web/features/communities";
@@ -193,3 +194,26 @@ export type SettingsTabProps = {
 };
 
 export type CommunitySettingsSection = "images";
+
+/**
+ * What a settings tab shows while its settings load or when they cannot be read; null once they are
+ * there (the tab then renders its form).
+ */
+export function settingsLoadState(query: { isPending: boolean; isError: boolean; error: unknown }, label: string) {
+  if (query.isPending) {
+    return (
+      <LoadingRegion label={label} className="space-y-3 px-5 py-6 sm:px-8">
+        <div className="h-6 w-40 animate-pulse rounded bg-stone-200" />
+        <div className="h-40 animate-pulse rounded-xl bg-stone-100" />
+      </LoadingRegion>
+    );
+  }
+  if (query.isError) {
+    return (
+      <div className="px-5 py-6 sm:px-8">
+        <FormMessage tone="error">{saveErrorMessage(query.error)}</FormMessage>
+      </div>
+    );
+  }
+  return null;
+}
