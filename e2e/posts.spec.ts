@@ -268,16 +268,21 @@ test("like, save and share: counts and states persist; share copies the link", a
   await expect(card.getByRole("link", { name: /^Comments/ })).toHaveAttribute("href", `/post/${post.id}`);
 });
 
-test("the post menu: the author edits, owners pin, warn and delete; members see only their own", async ({ page }) => {
+test("the post menu: the author edits, owners pin, warn and delete; members report what others wrote", async ({
+  page,
+}) => {
   const community = await createCommunity("Moderation");
   const oldest = await createPost(ownerApi, community, { content: `Oldest post ${uniqueSuffix()}` });
   const byMember = await createPost(memberApi, community, { content: `Member post ${uniqueSuffix()}` });
   const newest = await createPost(ownerApi, community, { content: `Newest post ${uniqueSuffix()}` });
 
-  // A member: a menu on their own post (Edit, Delete), none on the owner's.
+  // A member: Edit and Delete on their own post, only Report on the owner's.
   await signInPage(page, member);
   await page.goto(`/community/${community.slug}`);
-  await expect(postCard(page, newest.content).getByRole("button", { name: "Post options" })).toHaveCount(0);
+  await postCard(page, newest.content).getByRole("button", { name: "Post options" }).click();
+  await expect(page.getByRole("menuitem")).toHaveText(["Report Post"]);
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("menuitem")).toHaveCount(0);
   await postCard(page, byMember.content).getByRole("button", { name: "Post options" }).click();
   await expect(page.getByRole("menuitem")).toHaveText(["Edit Post", "Delete Post"]);
   await page.getByRole("menuitem", { name: "Edit Post" }).click();
@@ -310,7 +315,7 @@ test("the post menu: the author edits, owners pin, warn and delete; members see 
 
   // Warn the member about their post.
   await postCard(page, byMember.content).getByRole("button", { name: "Post options" }).click();
-  await expect(page.getByRole("menuitem")).toHaveText(["Pin Post", "Warn User", "Delete Post"]);
+  await expect(page.getByRole("menuitem")).toHaveText(["Pin Post", "Warn User", "Report Post", "Delete Post"]);
   await page.getByRole("menuitem", { name: "Warn User" }).click();
   const warn = page.getByRole("dialog", { name: `Warn ${member.name}` });
   await warn.getByLabel("Reason").fill("Please keep promotions in the Promotions category.");
