@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq, or, sql } from "drizzle-orm";
 import { MSG } from "#shared/messages";
 import { can, isRole, type CommunityRole, type Permission } from "#shared/roles";
+import type { AppContext } from "#server/context";
 import type { Db, Queryable } from "#server/db/client";
 import { communities, communityBans, communityMembers } from "#server/db/schema/index";
 import { AppError } from "./errors";
@@ -52,12 +53,63 @@ export async function requireCommunity(input: {
   const community = await findCommunityRow(input.db, input.idOrSlug);
   if (!community) throw communityNotFound();
   const role = await roleIn(input.db, community.id, input.userId);
+  return checkCommunityAccess(community, role, input.privateAs);
+}
+
+/** The access rule, once the community and the caller's role are known (requireCommunity's second half). */
+export function checkCommunityAccess<C extends { visibility: string }>(
+  community: C,
+  role: CommunityRole | null,
+  privateAs?: "gate" | "not_found",
+): { community: C; role: CommunityRole | null } {
   if (community.visibility === "private" && !role) {
-    if (input.privateAs === "gate") throw new AppError("PRIVATE_COMMUNITY", MSG.privateCommunityBody);
+    if (privateAs === "gate") throw new AppError("PRIVATE_COMMUNITY", MSG.privateCommunityBody);
     throw communityNotFound();
   }
   return { community, role };
 }
+
+/**
+ * A community by id, slug or custom slug, kept in the public cache for the hot reads (the feed, the
+ * month grid, the leaderboard): any change to the community drops it in every process, so only its
+ * counters (member_count, post_count) may be up to the cache's time to live old. Callers that
+ * decide from counters read findCommunityRow.
+ */
+export async function findCommunityCached(
+  ctx: Pick<AppContext, "db" | "publicCache">,
+  idOrSlug: string,
+): Promise<CommunityRow> {
+  const key = `community-row:${idOrSlug.toLowerCase()}`;
+  const cached = ctx.publicCache.get<CommunityRow>(key);
+  if (cached) return cached;
+  const row = await findCommunityRow(ctx.db, idOrSlug);
+  if (!row) throw communityNotFound();
+  ctx.publicCache.set(key, row);
+  return row;
+}
+
+/**
+ * requireCommunity for the hot reads: the community from the public cache and the caller's role in
+ * one prepared statement (planned once per connection), with the same access rule.
+ */
+export async function requireCommunityCached(
+  ctx: Pick<AppContext, "db" | "pool" | "publicCache">,
+  idOrSlug: string,
+  userId: string | null | undefined,
+): Promise<CommunityAccess> {
+  const community = await findCommunityCached(ctx, idOrSlug);
+  if (!userId) return checkCommunityAccess(community, null);
+  const res = await ctx.pool.query<{ role: string }>({
+    name: "community_role",
+    text: ROLE_SQL,
+    values: [community.id, userId],
+  });
+  const role = res.rows[0]?.role;
+  return checkCommunityAccess(community, isRole(role) ? role : null);
+}
+
+/** A user's role in a community ($1 community, $2 user), as a prepared statement's text. */
+export const ROLE_SQL = "SELECT role FROM community_members WHERE community_id = $1 AND user_id = $2";
 
 /**
  * The community a manager works on: one they may see (a private one is not found by outsiders) and

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { CALENDAR_MESSAGES as M, EVENT_LIMITS } from "#shared/calendar";
 import { can } from "#shared/roles";
 import type { AppContext, Viewer } from "#server/context";
-import { requireCommunity } from "#server/lib/community-access";
+import { requireCommunityCached } from "#server/lib/community-access";
 import { AppError } from "#server/lib/errors";
 import { occurrenceSeenSql, viewerJoinSql } from "./event-access";
 import { fieldError } from "./recurrence";
@@ -31,7 +31,7 @@ export async function calendarMonth(
   if (!(to > from)) throw fieldError("The range must end after it starts", "to");
   if (to - from > EVENT_LIMITS.rangeMaxDays * 86_400_000)
     throw fieldError(`Ask for at most ${EVENT_LIMITS.rangeMaxDays} days at once`, "to");
-  const { community, role } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer?.id });
+  const { community, role } = await requireCommunityCached(ctx, idOrSlug, viewer?.id);
   // The calendar is what membership gives: a visitor or non-member sees no event.
   if (!viewer || !role) return EMPTY;
   const manages = can(role, "manage_events");

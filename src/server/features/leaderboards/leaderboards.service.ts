@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
 import { LEVEL_COUNT, levelName } from "#shared/levels";
+import { isRole } from "#shared/roles";
 import type { AppContext, Viewer } from "#server/context";
 import { memberLevel } from "#server/features/communities/index";
-import { requireCommunity } from "#server/lib/community-access";
+import { checkCommunityAccess, findCommunityCached } from "#server/lib/community-access";
 import { FEED_CHANNEL, PublicCache } from "#server/lib/public-cache";
 
 export const LEADERBOARD_PERIODS = { "7d": 7, "30d": 30, all: null } as const;
@@ -42,28 +43,48 @@ export async function findLeaderboard({
   period: LeaderboardPeriod;
   limit: number;
 }) {
-  const { community, role } = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer?.id });
+  const community = await findCommunityCached(ctx, idOrSlug);
   const viewerId = viewer?.id ?? "";
-  const [ranked, standing, mine] = await Promise.all([
-    period === "all"
-      ? allTime(ctx, community.id, viewerId, limit)
-      : inPeriod(ctx, community.id, viewerId, period, limit),
+  // The viewer's role and all-time standing, live: one prepared statement.
+  const mine = viewer
+    ? (
+        await ctx.pool.query<ViewerRow>({
+          name: "leaderboard_viewer",
+          text: VIEWER_SQL,
+          values: [community.id, viewer.id],
+        })
+      ).rows[0]
+    : undefined;
+  const { role } = checkCommunityAccess(community, isRole(mine?.role) ? mine.role : null);
+  const [ranked, standing] = await Promise.all([
+    period === "all" ? topAllTime(ctx, community.id, limit) : inPeriod(ctx, community.id, viewerId, period, limit),
     findStanding(ctx, community.id),
-    role && viewer
-      ? ctx.db.execute<{ points: number }>(
-          sql`SELECT points FROM member_points WHERE community_id = ${community.id} AND user_id = ${viewer.id}`,
-        )
-      : null,
   ]);
+  let rows: Row[] = ranked;
+  // All time, outside the top list: the viewer's own row, ranked by the members with more points.
+  if (period === "all" && role && mine && mine.points !== null && mine.points > 0) {
+    if (!rows.some((r) => r.user_id === viewerId)) {
+      const points = Number(mine.points);
+      rows = [...rows, { ...mine, user_id: viewerId, points, level: Number(mine.level), rank: null }];
+    }
+  }
   // Outside the top list, the viewer's all-time rank: the members with more points, plus one.
-  for (const r of ranked) if (r.rank === null) r.rank = 1 + countAbove(standing.points, r.points);
+  rows = rows.map((r) => (r.rank === null ? { ...r, rank: 1 + countAbove(standing.points, r.points) } : r));
   const ladder = toLadder(standing.levels, community.levelThresholds, community.levelNames);
-  const strip = ({ is_viewer: _v, ...r }: Row & { is_viewer: boolean }) => ({ ...r, rank: r.rank ?? 0 });
-  const own = ranked.find((r) => r.is_viewer);
-  const points = mine ? Number(mine.rows[0]?.points ?? 0) : null;
+  const strip = (r: Row) => ({
+    user_id: r.user_id,
+    username: r.username,
+    full_name: r.full_name,
+    avatar_url: r.avatar_url,
+    points: r.points,
+    level: r.level,
+    rank: r.rank ?? 0,
+  });
+  const own = rows.find((r) => r.user_id === viewerId);
+  const points = role && viewer ? Number(mine?.points ?? 0) : null;
   return {
     period,
-    items: ranked
+    items: rows
       .filter((r) => (r.rank ?? Infinity) <= limit)
       .slice(0, limit)
       .map(strip),
@@ -73,36 +94,53 @@ export async function findLeaderboard({
   };
 }
 
+type ViewerRow = Omit<Row, "user_id" | "rank" | "points" | "level"> & {
+  role: string | null;
+  points: number | null;
+  level: number | null;
+};
+
+/** $1 community, $2 viewer: their role, all-time points and level, and profile. */
+const VIEWER_SQL = `
+  SELECT m.role, mp.points, mp.level, coalesce(u.username, '') AS username,
+         coalesce(u.full_name, '') AS full_name, u.avatar_url
+    FROM (SELECT 1) AS one
+    LEFT JOIN community_members m ON m.community_id = $1 AND m.user_id = $2
+    LEFT JOIN member_points mp ON mp.community_id = $1 AND mp.user_id = $2
+    LEFT JOIN user_profiles u ON u.user_id = $2`;
+
 const PROFILE = sql`coalesce(u.username, '') AS username, coalesce(u.full_name, '') AS full_name, u.avatar_url`;
 
+/** How long an all-time top list is kept: a moment, as counters elsewhere (a level change drops it at once). */
+export const TOP_TTL_MS = 2_000;
+const topCaches = new WeakMap<AppContext, PublicCache>();
+
 /**
- * All time, from member_points: the first `limit` current members by points (the rank index), and
- * the viewer's row when outside them (its rank left to count from the standing).
+ * All time, from member_points: the first `limit` current members by points (the rank index), the
+ * same for every viewer, so kept per process under the community's scope on the feed channel for
+ * TOP_TTL_MS (a level change anywhere in the community drops it in every process).
  */
-async function allTime(ctx: AppContext, communityId: string, viewerId: string, limit: number) {
-  const res = await ctx.db.execute<Row & { is_viewer: boolean }>(sql`
-    WITH top AS (
-      SELECT mp.user_id, mp.points, mp.level
-        FROM member_points mp
-       WHERE mp.community_id = ${communityId} AND mp.points > 0
-         AND EXISTS (SELECT 1 FROM community_members m WHERE m.community_id = mp.community_id AND m.user_id = mp.user_id)
-       ORDER BY mp.points DESC NULLS LAST, mp.user_id
-       LIMIT ${limit}
-    ), ranked AS (
-      SELECT t.user_id, t.points, t.level, rank() OVER (ORDER BY t.points DESC)::int AS rank FROM top t
-    ), me AS (
-      SELECT mp.user_id, mp.points, mp.level, NULL::int AS rank
-        FROM member_points mp
-       WHERE mp.community_id = ${communityId} AND mp.user_id = ${viewerId} AND mp.points > 0
-         AND NOT EXISTS (SELECT 1 FROM ranked r WHERE r.user_id = mp.user_id)
-         AND EXISTS (SELECT 1 FROM community_members m WHERE m.community_id = mp.community_id AND m.user_id = mp.user_id)
-    ), rows AS (
-      SELECT * FROM ranked UNION ALL SELECT * FROM me
-    )
-    SELECT r.user_id, ${PROFILE}, r.points, r.level::int AS level, r.rank, r.user_id = ${viewerId} AS is_viewer
-      FROM rows r LEFT JOIN user_profiles u ON u.user_id = r.user_id
-     ORDER BY r.rank, u.username`);
-  return res.rows;
+function topAllTime(ctx: AppContext, communityId: string, limit: number): Promise<Row[]> {
+  let cache = topCaches.get(ctx);
+  if (!cache) {
+    cache = new PublicCache(ctx.listener, { channel: FEED_CHANNEL, scoped: true, ttlMs: TOP_TTL_MS, maxEntries: 500 });
+    topCaches.set(ctx, cache);
+  }
+  return cache.getOrCompute(`${communityId}:top:${limit}`, async () => {
+    const res = await ctx.db.execute<Row>(sql`
+      WITH top AS (
+        SELECT mp.user_id, mp.points, mp.level
+          FROM member_points mp
+         WHERE mp.community_id = ${communityId} AND mp.points > 0
+           AND EXISTS (SELECT 1 FROM community_members m WHERE m.community_id = mp.community_id AND m.user_id = mp.user_id)
+         ORDER BY mp.points DESC NULLS LAST, mp.user_id
+         LIMIT ${limit}
+      )
+      SELECT t.user_id, ${PROFILE}, t.points, t.level::int AS level, rank() OVER (ORDER BY t.points DESC)::int AS rank
+        FROM top t LEFT JOIN user_profiles u ON u.user_id = t.user_id
+       ORDER BY rank, u.username`);
+    return res.rows;
+  });
 }
 
 /** 7 or 30 days: likes received in the period, counted from the likes themselves. */

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { LIMITS } from "#shared/limits";
 import { isRole, visibleTo, type CommunityRole } from "#shared/roles";
 import type { AppContext, Viewer } from "#server/context";
-import { communityNotFound, findCommunityRow } from "#server/lib/community-access";
+import { checkCommunityAccess, findCommunityCached } from "#server/lib/community-access";
 import { postCommunityKey, postPageKey } from "#server/lib/public-cache";
 import {
   decodeCursor,
@@ -53,18 +53,6 @@ type ViewerState = Pick<
   "id" | "liked" | "saved" | "vote_index" | "likes_count" | "comments_count" | "share_count" | "poll_data"
 >;
 
-/** The community's id and visibility by id or slug, cached with the public pages (dropped on any community change). */
-async function feedCommunity(ctx: AppContext, idOrSlug: string) {
-  const key = `feed-community:${idOrSlug.toLowerCase()}`;
-  const cached = ctx.publicCache.get<{ id: string; visibility: string }>(key);
-  if (cached) return cached;
-  const row = await findCommunityRow(ctx.db, idOrSlug);
-  if (!row) throw communityNotFound();
-  const value = { id: row.id, visibility: row.visibility };
-  ctx.publicCache.set(key, value);
-  return value;
-}
-
 /**
  * The feed: pinned posts first (first page only, at most five), then newest first, 50 a page by
  * keyset; approved posts the viewer's role may see, not hidden pending review, and on the first
@@ -87,7 +75,7 @@ export async function findFeed({
   categoryId?: string;
   cursor?: string;
 }) {
-  const community = await feedCommunity(ctx, idOrSlug);
+  const community = await findCommunityCached(ctx, idOrSlug);
   const after = decodeCursor(cursor);
   const limit = LIMITS.feedPageSize;
   let role: CommunityRole | null = null;
@@ -108,7 +96,7 @@ export async function findFeed({
     role = isRole(res.rows[0]?.role) ? (res.rows[0].role as CommunityRole) : null;
     pending = res.rows[0]?.pending ?? [];
   }
-  if (community.visibility === "private" && !role) throw communityNotFound();
+  checkCommunityAccess(community, role);
   const visibility = visibleTo(role);
   const key = `${community.id}:${categoryId ?? ""}:${visibility.join(",")}:${cursor ?? ""}`;
   // The shared part of the page, made once for every request that asks while it is made.
