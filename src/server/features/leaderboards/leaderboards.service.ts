@@ -201,7 +201,7 @@ const standingCaches = new WeakMap<AppContext, PublicCache>();
  * kept per process under the community's scope on the feed channel: a level change anywhere in the
  * community drops it (the member_points trigger announces it there, as any post change does);
  * other points, joins and leaves show within STANDING_TTL_MS (a rank outside the top list may be
- * that much behind; the top list and the viewer's own points are always read live).
+ * that much behind; the top list is at most TOP_TTL_MS old and the viewer's own points are read live).
  */
 function findStanding(ctx: AppContext, communityId: string): Promise<Standing> {
   let cache = standingCaches.get(ctx);

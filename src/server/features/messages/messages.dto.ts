@@ -61,17 +61,19 @@ export type ConversationRow = {
 /**
  * One query for any number of the viewer's conversations (`cm` is their side): the other person,
  * the last message (its preview), the other's read mark, whether they blocked them and whether they
- * may send now. Append WHERE conditions, ORDER BY and LIMIT.
+ * may send now; `extra` adds columns (each followed by a comma). Append WHERE conditions, ORDER BY and LIMIT.
  */
-export const conversationSelect = (me: string) => sql`
-  SELECT cm.conversation_id AS id, cm.unread_count::int AS unread_count, cm.last_message_at,
+export const conversationSelect = (me: string, extra: SQL = sql``) => sql`
+  SELECT ${extra} cm.conversation_id AS id, cm.unread_count::int AS unread_count, cm.last_message_at,
          c.created_at AS c_created_at, cm.other_user_id, p.username, p.full_name, p.avatar_url,
          m.id AS m_id, m.sender_id AS m_sender_id, left(m.body, ${MESSAGE_LIMITS.previewChars}) AS m_body,
          m.image_key AS m_image_key, m.created_at AS m_created_at, m.edited_at AS m_edited_at,
          m.deleted_at AS m_deleted_at,
-         (SELECT d.id FROM direct_messages d
-           WHERE d.conversation_id = cm.conversation_id AND d.seq <= o.last_read_seq
-           ORDER BY d.seq DESC LIMIT 1) AS other_last_read_id,
+         -- The last message when they have read it (most conversations), else the newest they have.
+         CASE WHEN m.seq <= o.last_read_seq THEN m.id
+              ELSE (SELECT d.id FROM direct_messages d
+                     WHERE d.conversation_id = cm.conversation_id AND d.seq <= o.last_read_seq
+                     ORDER BY d.seq DESC LIMIT 1) END AS other_last_read_id,
          EXISTS (SELECT 1 FROM user_blocks b WHERE b.blocker_id = ${me} AND b.blocked_id = cm.other_user_id) AS blocked,
          ${canSendSql(sql`${me}::text`, sql`cm.other_user_id`)} AS can_send
     FROM conversation_members cm

@@ -13,12 +13,19 @@ import { AppError } from "#server/lib/errors";
  * one shared community, or is its owner, admin or moderator.
  */
 
-/** SQL: whether `a` and `b` (text expressions) share a community now. */
+/**
+ * SQL: whether `a` and `b` (text expressions) share a community now, neither banned from it. `a`'s
+ * communities are listed once per statement (an uncorrelated subquery: `a` is the viewer, never a
+ * column), so a page of conversations probes only each other person's memberships.
+ */
 const sharesCommunity = (a: SQL, b: SQL) => sql`EXISTS (
-  SELECT 1 FROM community_members ma
-    JOIN community_members mb ON mb.community_id = ma.community_id AND mb.user_id = ${b}
-   WHERE ma.user_id = ${a}
-     AND NOT EXISTS (SELECT 1 FROM community_bans x WHERE x.community_id = ma.community_id AND x.user_id IN (${a}, ${b})))`;
+  SELECT 1 FROM community_members mb
+   WHERE mb.user_id = ${b}
+     AND mb.community_id = ANY ((SELECT coalesce(array_agg(ma.community_id), '{}') FROM community_members ma
+                                  WHERE ma.user_id = ${a}
+                                    AND NOT EXISTS (SELECT 1 FROM community_bans x
+                                                     WHERE x.community_id = ma.community_id AND x.user_id = ${a}))::uuid[])
+     AND NOT EXISTS (SELECT 1 FROM community_bans x WHERE x.community_id = mb.community_id AND x.user_id = ${b}))`;
 
 /** SQL: whether either of `a` and `b` blocked the other. */
 export const blockedEitherWay = (a: SQL, b: SQL) => sql`EXISTS (

@@ -61,10 +61,11 @@ export async function findInbox({
 }: Req<{ q?: string; cursor?: string; limit: number }>) {
   const after = decodeInboxCursor(cursor);
   const search = q?.trim();
-  const res = await prepared<ConversationRow>(
+  // The unread total comes with the page (computed once); an empty page asks for it alone.
+  const res = await prepared<ConversationRow & { unread_total: number }>(
     ctx,
     sql`
-    ${conversationSelect(viewer.id)}
+    ${conversationSelect(viewer.id, sql`${unreadSql(viewer.id)} AS unread_total,`)}
        AND cm.last_message_at IS NOT NULL
        AND ${notBlockedByMe(viewer.id, sql`cm.other_user_id`)}
        ${
@@ -87,7 +88,7 @@ export async function findInbox({
       res.rows.length > limit && last?.last_message_at
         ? Buffer.from(`${new Date(last.last_message_at).toISOString()}|${last.id}`).toString("base64url")
         : null,
-    unread: await unreadConversations(ctx.db, viewer.id),
+    unread: res.rows[0]?.unread_total ?? (await unreadConversations(ctx.db, viewer.id)),
   };
 }
 
@@ -106,11 +107,13 @@ async function prepared<R extends QueryResultRow>(ctx: AppContext, query: SQL) {
 
 /** Conversations with unread messages (not counting those of people the viewer blocked). */
 export async function unreadConversations(db: Queryable, userId: string): Promise<number> {
-  const res = await db.execute<{ n: number }>(sql`
-    SELECT count(*)::int AS n FROM conversation_members cm
-     WHERE cm.user_id = ${userId} AND cm.unread_count > 0 AND ${notBlockedByMe(userId, sql`cm.other_user_id`)}`);
+  const res = await db.execute<{ n: number }>(sql`SELECT ${unreadSql(userId)} AS n`);
   return res.rows[0].n;
 }
+
+const unreadSql = (userId: string) => sql`(
+  SELECT count(*)::int FROM conversation_members u
+   WHERE u.user_id = ${userId} AND u.unread_count > 0 AND ${notBlockedByMe(userId, sql`u.other_user_id`)})`;
 
 async function conversationFor(db: Queryable, viewerId: string, conversationId: string): Promise<ConversationDto> {
   if (!UUID.test(conversationId)) throw conversationNotFound();
