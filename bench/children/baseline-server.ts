@@ -3,12 +3,14 @@
  * gives a client the same response body. Routes come from the JSON file BENCH_BASELINE_ROUTES_FILE
  * (read once at start), keyed by path, or by path and query string when several queries of one path
  * answer differently. A route marked `readBody` answers only once the whole request body has been
- * read (and discarded): the cheapest server that receives an upload's bytes.
+ * read (and discarded): the cheapest server that receives an upload's bytes. With BENCH_WORKERS=N it
+ * runs as N processes on one port, as Hearth does in the same run.
  */
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { announceReady, onParentStop } from "./protocol";
+import { announceReady, freePort, onParentStop } from "./protocol";
+import { benchWorkers, forkWorkers, isBenchWorker, stopWithPrimary, stopWorkers, workerReady } from "./workers";
 
 export type BaselineRoute = { status: number; contentType: string; bodyBase64: string; readBody?: boolean };
 
@@ -50,14 +52,28 @@ const server = http.createServer((req, res) => {
 });
 server.keepAliveTimeout = 72_000;
 
-server.listen(0, "127.0.0.1", () => {
-  const { port } = server.address() as AddressInfo;
-  onParentStop(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
+const close = () =>
+  new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+
+// BENCH_WORKERS=N: N processes on one port, as Hearth runs with the same setting (workers.ts).
+const workers = benchWorkers();
+if (workers > 1 && !isBenchWorker()) {
+  const port = await freePort();
+  const forked = await forkWorkers(workers, { BENCH_WORKER_PORT: String(port) });
+  onParentStop(() => stopWorkers(forked));
   announceReady(`http://127.0.0.1:${port}`);
-});
+} else if (isBenchWorker()) {
+  server.listen(Number(process.env.BENCH_WORKER_PORT), "127.0.0.1", () => {
+    stopWithPrimary(close);
+    workerReady();
+  });
+} else {
+  server.listen(0, "127.0.0.1", () => {
+    const { port } = server.address() as AddressInfo;
+    onParentStop(close);
+    announceReady(`http://127.0.0.1:${port}`);
+  });
+}

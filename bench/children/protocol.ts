@@ -52,13 +52,18 @@ const COMMON: Handlers = {
 };
 
 /**
- * Answers the parent's `{ id, type }` questions over IPC (lib/children.ts `ask`) with
- * `handlers[type]()`, read when the question arrives, or with one of COMMON's.
+ * Answers the parent's `{ id, type }` questions over IPC (lib/children.ts `ask`, or a primary's
+ * askWorker) with `handlers[type]()` (a value or a promise), read when the question arrives, or with
+ * one of COMMON's.
  */
 export function answerParent(handlers: Handlers): void {
-  process.on("message", (m: { id: number; type: string }) => {
+  process.on("message", (m: { id?: number; type?: string }) => {
+    if (m.id === undefined || m.type === undefined) return;
     const handler = handlers[m.type] ?? COMMON[m.type];
-    process.send?.({ id: m.id, reply: handler ? handler() : { error: `unknown message ${m.type}` } });
+    // A handler may answer later (a primary asking its workers).
+    void Promise.resolve(handler ? handler() : { error: `unknown message ${m.type}` }).then((reply) =>
+      process.send?.({ id: m.id, reply }),
+    );
   });
 }
 

@@ -1,3 +1,4 @@
+import { benchWorkers } from "../children/workers";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as prettier from "prettier";
@@ -132,6 +133,9 @@ export function sectionMarkdown(scenario: Scenario, result: ScenarioResult, mach
     `- Commit: \`${machine.commit}\`${machine.dirty ? " (plus uncommitted changes in src/ or package files)" : ""}`,
     `- Node: ${machine.node}`,
     `- CPU: ${machine.cpu} × ${machine.cpus} (1-minute load average at start: ${machine.loadAverage.toFixed(2)})`,
+    ...(benchWorkers() > 1
+      ? [`- Processes: ${benchWorkers()} per Hearth server and per baseline server (BENCH_WORKERS, as WORKERS)`]
+      : []),
     "",
     // A scenario that reports something other than request rates writes its own table in its notes.
     ...(result.rows.length ? [markdownTable(result.rows), ""] : []),
@@ -144,7 +148,8 @@ const PREAMBLE = `# Performance
 
 Measured by the harness in \`bench/\`: \`npm run bench\` runs every scenario, \`npm run bench -- <scenario>\`
 the named ones (\`BENCH_SECONDS\` sets the measured seconds, \`BENCH_ROUNDS\` repeats each comparison and
-keeps the median). The machines we measure on are small and shared, so absolute numbers move from run to
+keeps the median, \`BENCH_WORKERS\` runs each Hearth server and each baseline as that many processes on one
+port, as \`WORKERS\` does). The machines we measure on are small and shared, so absolute numbers move from run to
 run: each Hearth number is reported as a ratio against a baseline measured in the same run, on the same
 machine, seconds apart. To see where an endpoint spends its CPU, run
 \`node --import tsx bench/tools/profile.ts [--signed-in] <path>\`.
