@@ -30,7 +30,8 @@ export async function waitHealthy(port: number, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
+      // A deadline per try: a connection accepted while a process dies is never answered.
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(5_000) });
       if (res.ok) return;
     } catch {
       // not yet
