@@ -67,6 +67,15 @@ async function main() {
     return;
   }
 
+  // A worker stopped before it serves (its primary stopping while it boots) just exits: its primary
+  // prepared the database and nothing is in flight. Once it serves, the same signals shut it down.
+  let stopWorker: ((signal: string) => Promise<void>) | null = null;
+  if (isClusterWorker()) {
+    onSignals(async (signal) => (stopWorker ? stopWorker(signal) : process.exit(0)));
+    // A worker whose primary is gone stops too.
+    process.on("disconnect", () => void (stopWorker ? stopWorker("disconnect") : process.exit(0)));
+  }
+
   let server;
   try {
     server = await startServer(config, { log, logger: { level: config.logLevel }, databaseReady: isClusterWorker() });
@@ -104,9 +113,8 @@ async function main() {
       process.exit(1);
     }
   };
-  onSignals(shutdown);
-  // A worker whose primary is gone stops too.
-  if (isClusterWorker()) process.on("disconnect", () => void shutdown("disconnect"));
+  if (isClusterWorker()) stopWorker = shutdown;
+  else onSignals(shutdown);
 }
 
 main().catch((err) => {
