@@ -109,7 +109,7 @@ export async function requireCommunityCached(
 }
 
 /** A user's role in a community ($1 community, $2 user), as a prepared statement's text. */
-export const ROLE_SQL = "SELECT role FROM community_members WHERE community_id = $1 AND user_id = $2";
+const ROLE_SQL = "SELECT role FROM community_members WHERE community_id = $1 AND user_id = $2";
 
 /**
  * The community a manager works on: one they may see (a private one is not found by outsiders) and

@@ -270,4 +270,15 @@ describe("the public cache", () => {
     expect(await cache.getOrCompute("scope-a:page", compute("again"))).toBe("new");
     expect(runs).toBe(2);
   });
+
+  it("keeps an entry for the time to live it was given, or else the cache's", async () => {
+    const cache = t.app.ctx.feedCache;
+    // Given 0 ms, an entry is expired when next read; the cache's own (2 s) keeps the other.
+    expect(await cache.getOrCompute("scope-ttl:short", async () => "short", 0)).toBe("short");
+    expect(await cache.getOrCompute("scope-ttl:kept", async () => "kept")).toBe("kept");
+    expect(cache.get("scope-ttl:short")).toBeUndefined();
+    expect(cache.get("scope-ttl:kept")).toBe("kept");
+    cache.set("scope-ttl:long", "long", 60_000);
+    expect(cache.get("scope-ttl:long")).toBe("long");
+  });
 });

@@ -57,14 +57,15 @@ export class PublicCache {
     return entry.value as T;
   }
 
-  set(key: string, value: unknown): void {
+  /** `ttlMs`: this entry's time to live, when it differs from the cache's. */
+  set(key: string, value: unknown, ttlMs = this.opts.ttlMs ?? 2_000): void {
     if (!this.listener.isConnected) return;
     if (this.entries.size >= (this.opts.maxEntries ?? 1_000)) {
       // Oldest first: Map keeps insertion order.
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(key, { value, expires: Date.now() + (this.opts.ttlMs ?? 2_000) });
+    this.entries.set(key, { value, expires: Date.now() + ttlMs });
   }
 
   /**
@@ -73,7 +74,7 @@ export class PublicCache {
    * that drops the key while it runs (delete, clear, clearScope) also lets go of the computation:
    * later callers start a new one, and the older result is not kept.
    */
-  getOrCompute<T>(key: string, compute: () => Promise<T>): Promise<T> {
+  getOrCompute<T>(key: string, compute: () => Promise<T>, ttlMs?: number): Promise<T> {
     const hit = this.get<T>(key);
     if (hit !== undefined) return Promise.resolve(hit);
     const running = this.pending.get(key) as Promise<T> | undefined;
@@ -82,7 +83,7 @@ export class PublicCache {
       (value) => {
         if (this.pending.get(key) === started) {
           this.pending.delete(key);
-          this.set(key, value);
+          this.set(key, value, ttlMs);
         }
         return value;
       },

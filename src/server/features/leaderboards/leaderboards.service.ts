@@ -113,7 +113,6 @@ const PROFILE = sql`coalesce(u.username, '') AS username, coalesce(u.full_name, 
 
 /** How long an all-time top list is kept: a moment, as counters elsewhere (a level change drops it at once). */
 export const TOP_TTL_MS = 2_000;
-const topCaches = new WeakMap<AppContext, PublicCache>();
 
 /**
  * All time, from member_points: the first `limit` current members by points (the rank index), the
@@ -121,13 +120,10 @@ const topCaches = new WeakMap<AppContext, PublicCache>();
  * TOP_TTL_MS (a level change anywhere in the community drops it in every process).
  */
 function topAllTime(ctx: AppContext, communityId: string, limit: number): Promise<Row[]> {
-  let cache = topCaches.get(ctx);
-  if (!cache) {
-    cache = new PublicCache(ctx.listener, { channel: FEED_CHANNEL, scoped: true, ttlMs: TOP_TTL_MS, maxEntries: 500 });
-    topCaches.set(ctx, cache);
-  }
-  return cache.getOrCompute(`${communityId}:top:${limit}`, async () => {
-    const res = await ctx.db.execute<Row>(sql`
+  return boardCache(ctx).getOrCompute(
+    `${communityId}:top:${limit}`,
+    async () => {
+      const res = await ctx.db.execute<Row>(sql`
       WITH top AS (
         SELECT mp.user_id, mp.points, mp.level
           FROM member_points mp
@@ -139,8 +135,10 @@ function topAllTime(ctx: AppContext, communityId: string, limit: number): Promis
       SELECT t.user_id, ${PROFILE}, t.points, t.level::int AS level, rank() OVER (ORDER BY t.points DESC)::int AS rank
         FROM top t LEFT JOIN user_profiles u ON u.user_id = t.user_id
        ORDER BY rank, u.username`);
-    return res.rows;
-  });
+      return res.rows;
+    },
+    TOP_TTL_MS,
+  );
 }
 
 /** 7 or 30 days: likes received in the period, counted from the likes themselves. */
@@ -193,7 +191,20 @@ type Standing = {
 
 /** How long a community's standing is kept (a level change drops it at once). */
 export const STANDING_TTL_MS = 30_000;
-const standingCaches = new WeakMap<AppContext, PublicCache>();
+const boardCaches = new WeakMap<AppContext, PublicCache>();
+
+/**
+ * The leaderboards' per-process cache (top lists and standings), keyed `${communityId}:…` on the
+ * feed channel: a level change anywhere in the community drops its entries in every process.
+ */
+function boardCache(ctx: AppContext): PublicCache {
+  let cache = boardCaches.get(ctx);
+  if (!cache) {
+    cache = new PublicCache(ctx.listener, { channel: FEED_CHANNEL, scoped: true, maxEntries: 700 });
+    boardCaches.set(ctx, cache);
+  }
+  return cache;
+}
 
 /**
  * The community's standing: every current member's points (for the viewer's rank) and how many
@@ -204,28 +215,22 @@ const standingCaches = new WeakMap<AppContext, PublicCache>();
  * that much behind; the top list is at most TOP_TTL_MS old and the viewer's own points are read live).
  */
 function findStanding(ctx: AppContext, communityId: string): Promise<Standing> {
-  let cache = standingCaches.get(ctx);
-  if (!cache) {
-    cache = new PublicCache(ctx.listener, {
-      channel: FEED_CHANNEL,
-      scoped: true,
-      ttlMs: STANDING_TTL_MS,
-      maxEntries: 200,
-    });
-    standingCaches.set(ctx, cache);
-  }
-  return cache.getOrCompute(`${communityId}:standing`, async () => {
-    const res = await ctx.db.execute<{ points: number[] | null; levels: number[] | null }>(sql`
+  return boardCache(ctx).getOrCompute(
+    `${communityId}:standing`,
+    async () => {
+      const res = await ctx.db.execute<{ points: number[] | null; levels: number[] | null }>(sql`
       SELECT array_agg(coalesce(mp.points, 0) ORDER BY coalesce(mp.points, 0) DESC) AS points,
              array_agg(coalesce(mp.level, 1)) AS levels
         FROM community_members m
         LEFT JOIN member_points mp ON mp.community_id = m.community_id AND mp.user_id = m.user_id
        WHERE m.community_id = ${communityId}`);
-    const row = res.rows[0];
-    const levels = Array.from({ length: LEVEL_COUNT }, () => 0);
-    for (const level of row?.levels ?? []) levels[Math.min(Math.max(Number(level), 1), LEVEL_COUNT) - 1]++;
-    return { points: Int32Array.from(row?.points ?? []), levels };
-  });
+      const row = res.rows[0];
+      const levels = Array.from({ length: LEVEL_COUNT }, () => 0);
+      for (const level of row?.levels ?? []) levels[Math.min(Math.max(Number(level), 1), LEVEL_COUNT) - 1]++;
+      return { points: Int32Array.from(row?.points ?? []), levels };
+    },
+    STANDING_TTL_MS,
+  );
 }
 
 /** How many of `sorted` (descending) are above `points`. */
