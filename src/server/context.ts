@@ -7,7 +7,7 @@ import { unauthorized } from "./lib/errors";
 import { JobWorker } from "./lib/jobs";
 import { createMailer, type Mailer } from "./lib/mail";
 import { PgListener } from "./lib/pg-listener";
-import { CALENDAR_CHANNEL, FEED_CHANNEL, PublicCache } from "./lib/public-cache";
+import { CALENDAR_CHANNEL, FEED_CHANNEL, MEMBER_CHANNEL, PublicCache } from "./lib/public-cache";
 import { createRateLimiter, type RateLimiter } from "./lib/rate-limit";
 import { RealtimeHub } from "./lib/realtime";
 import { createViewerLookup, type ViewerLookup } from "./lib/session";
@@ -32,6 +32,11 @@ export type AppContext = {
   feedCache: PublicCache;
   /** Month views of community calendars, dropped per community by the database (migration 0020). */
   calendarCache: PublicCache;
+  /**
+   * Each member's role and standing per community, for the hot reads (community-access.ts):
+   * dropped per member in every process by the database (migration 0028).
+   */
+  memberCache: PublicCache;
   /** The realtime bus: this process's subscribers of realtime_events (lib/realtime.ts). */
   realtime: RealtimeHub;
   /** The signed-in user, or null. */
@@ -79,6 +84,12 @@ export async function createAppContext(opts: {
     ttlMs: 60_000,
     maxEntries: 500,
   });
+  const memberCache = new PublicCache(listener, {
+    channel: MEMBER_CHANNEL,
+    scoped: true,
+    ttlMs: 60_000,
+    maxEntries: 20_000,
+  });
   const realtime = new RealtimeHub(database.pool, listener, log);
   await listener.start();
   return {
@@ -95,6 +106,7 @@ export async function createAppContext(opts: {
     publicCache,
     feedCache,
     calendarCache,
+    memberCache,
     realtime,
     viewer,
     requireViewer: async (request) => {

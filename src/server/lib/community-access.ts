@@ -89,23 +89,55 @@ export async function findCommunityCached(
 }
 
 /**
- * requireCommunity for the hot reads: the community from the public cache and the caller's role in
- * one prepared statement (planned once per connection), with the same access rule.
+ * requireCommunity for the hot reads: the community from the public cache and the caller's role
+ * from the member cache (memberRole), with the same access rule.
  */
 export async function requireCommunityCached(
-  ctx: Pick<AppContext, "db" | "pool" | "publicCache">,
+  ctx: Pick<AppContext, "db" | "pool" | "publicCache" | "memberCache">,
   idOrSlug: string,
   userId: string | null | undefined,
 ): Promise<CommunityAccess> {
   const community = await findCommunityCached(ctx, idOrSlug);
   if (!userId) return checkCommunityAccess(community, null);
-  const res = await ctx.pool.query<{ role: string }>({
-    name: "community_role",
-    text: ROLE_SQL,
-    values: [community.id, userId],
+  return checkCommunityAccess(community, await memberRole(ctx, community.id, userId));
+}
+
+/**
+ * The scope of one member's entries in the member cache: migration 0028 announces it on
+ * hearth_members whenever their membership, role, points or level change, and every process drops
+ * what it kept under it.
+ */
+export const memberScope = (communityId: string, userId: string) => `${communityId}.${userId}`;
+
+/**
+ * A user's role in a community (null: not a member), kept in the member cache: read once (a
+ * prepared statement), then served with no statement until the database announces a change to that
+ * membership (joining, leaving, removal, a ban, a new role), which drops it in every process. While
+ * the listening connection is down nothing is kept, as in every cache.
+ */
+export function memberRole(
+  ctx: Pick<AppContext, "pool" | "memberCache">,
+  communityId: string,
+  userId: string,
+): Promise<CommunityRole | null> {
+  return ctx.memberCache.getOrCompute(`${memberScope(communityId, userId)}:role`, async () => {
+    const res = await ctx.pool.query<{ role: string }>({
+      name: "community_role",
+      text: ROLE_SQL,
+      values: [communityId, userId],
+    });
+    const role = res.rows[0]?.role;
+    return isRole(role) ? role : null;
   });
-  const role = res.rows[0]?.role;
-  return checkCommunityAccess(community, isRole(role) ? role : null);
+}
+
+/**
+ * Drops members' cached role and standing in this process at once, after the commit that changed
+ * them, so the next request here reads the change; other processes drop them when the database's
+ * announcement arrives (migration 0028), moments later.
+ */
+export function forgetMembers(ctx: Pick<AppContext, "memberCache">, communityId: string, userIds: readonly string[]) {
+  for (const id of userIds) ctx.memberCache.clearScope(memberScope(communityId, id));
 }
 
 /** A user's role in a community ($1 community, $2 user), as a prepared statement's text. */

@@ -281,4 +281,79 @@ describe("the public cache", () => {
     cache.set("scope-ttl:long", "long", 60_000);
     expect(cache.get("scope-ttl:long")).toBe("long");
   });
+
+  it("drops a scope's keys through its index, and a scope with a colon by a pass over the keys", () => {
+    const cache = t.app.ctx.feedCache;
+    cache.set("scope-i:one", 1);
+    cache.set("scope-i:two", 2);
+    cache.set("scope-ii:one", 3);
+    cache.set("scope-i:deep:one", 4);
+    cache.clearScope("scope-i:deep");
+    expect([cache.get("scope-i:one"), cache.get("scope-i:deep:one")]).toEqual([1, undefined]);
+    cache.clearScope("scope-i");
+    expect([cache.get("scope-i:one"), cache.get("scope-i:two"), cache.get("scope-ii:one")]).toEqual([
+      undefined,
+      undefined,
+      3,
+    ]);
+    // A key dropped on its own leaves its scope's index: set again, it is dropped with the scope.
+    cache.delete("scope-ii:one");
+    cache.set("scope-ii:one", 5);
+    cache.clearScope("scope-ii");
+    expect(cache.get("scope-ii:one")).toBeUndefined();
+  });
+
+  it("keeps a member's role and standing, dropped at once here and within moments in every process when they change", async () => {
+    const http = api(t.app);
+    const other = api(second.app);
+    const [owner, member, fan] = await Promise.all([signedInUser(t), signedInUser(t), signedInUser(t)]);
+    const c = (await http.post("/api/communities", { name: "Kept roles" }, { cookie: owner.cookie })).body;
+    for (const u of [member, fan]) await http.post(`/api/communities/${c.id}/join`, {}, { cookie: u.cookie });
+    await http.patch(`/api/communities/${c.id}`, { visibility: "private" }, { cookie: owner.cookie });
+    const post = (await http.post(`/api/communities/${c.id}/posts`, { content: "mine" }, { cookie: member.cookie }))
+      .body;
+    const board = (h: typeof http) =>
+      h.get(`/api/communities/${c.id}/leaderboard?period=all`, { cookie: member.cookie });
+    const month = (h: typeof http) =>
+      h.get(`/api/communities/${c.id}/calendar?from=2026-11-01T00%3A00%3A00.000Z&to=2026-12-01T00%3A00%3A00.000Z`, {
+        cookie: member.cookie,
+      });
+
+    // Both processes read the member's standing once and keep it (no statement on the next read).
+    for (const h of [http, other]) {
+      expect((await board(h)).body.viewer_level.points).toBe(0);
+      expect((await month(h)).status).toBe(200);
+    }
+    const scope = `${c.id}.${member.id}`;
+    for (const app of [t.app, second.app]) {
+      expect(app.ctx.memberCache.get(`${scope}:board`)).toMatchObject({ role: "member" });
+      expect(app.ctx.memberCache.get(`${scope}:role`)).toBe("member");
+    }
+
+    // A like moves the author's points: at once where it was made, within moments elsewhere.
+    expect((await http.post(`/api/posts/${post.id}/like`, {}, { cookie: fan.cookie })).body.liked).toBe(true);
+    expect((await board(http)).body.viewer_level.points).toBe(1);
+    await until(async () => (await board(other)).body.viewer_level.points === 1);
+
+    // A change made in SQL (as a payment's lapse is) is announced too.
+    await t.database.pool.query(`UPDATE member_points SET like_points = 7 WHERE community_id = $1 AND user_id = $2`, [
+      c.id,
+      member.id,
+    ]);
+    for (const h of [http, other]) await until(async () => (await board(h)).body.viewer_level.points === 7);
+
+    // Removed: the private community is gone for them at once here, within moments there.
+    const removed = await http.delete(`/api/communities/${c.id}/members/${member.id}`, { cookie: owner.cookie });
+    expect(removed.status).toBe(204);
+    expect((await board(http)).status).toBe(404);
+    expect((await month(http)).status).toBe(404);
+    await until(async () => (await board(other)).status === 404 && (await month(other)).status === 404);
+
+    // Back in by SQL: both processes see the membership again.
+    await t.database.pool.query(
+      `INSERT INTO community_members (community_id, user_id, role) VALUES ($1, $2, 'member')`,
+      [c.id, member.id],
+    );
+    for (const h of [http, other]) await until(async () => (await month(h)).status === 200);
+  });
 });

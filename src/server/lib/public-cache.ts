@@ -7,7 +7,19 @@ export const FEED_CHANNEL = "hearth_feed";
 /** Channel on which the database announces changes to a community's calendar (migration 0020); payload: the community id. */
 export const CALENDAR_CHANNEL = "hearth_calendar";
 
+/**
+ * Channel on which the database announces a change to one member's role or standing in a community
+ * (migration 0028); payload: `${communityId}.${userId}`, the scope of their member cache entries.
+ */
+export const MEMBER_CHANNEL = "hearth_members";
+
 type Entry = { value: unknown; expires: number };
+
+/** A key's scope: what comes before its first ':' (null when it has none). */
+const scopeOf = (key: string) => {
+  const at = key.indexOf(":");
+  return at < 0 ? null : key.slice(0, at);
+};
 
 /**
  * An anonymous visitor's page of one post, kept in the feed cache under its community's scope (so
@@ -28,6 +40,12 @@ export const postCommunityKey = (postId: string) => `post-community:${postId}`;
  */
 export class PublicCache {
   private readonly entries = new Map<string, Entry>();
+  /**
+   * The keys kept under each scope (the part of a key before its first ':'), so that a notification
+   * naming one scope drops its keys without a pass over every entry (a community deleted with its
+   * 20,000 members announces 20,000 scopes to the member cache).
+   */
+  private readonly scopes = new Map<string, Set<string>>();
   /** Computations under way (getOrCompute), by key; dropped with their key's entry. */
   private readonly pending = new Map<string, Promise<unknown>>();
 
@@ -51,7 +69,7 @@ export class PublicCache {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.expires <= Date.now() || !this.listener.isConnected) {
-      this.entries.delete(key);
+      this.drop(key);
       return undefined;
     }
     return entry.value as T;
@@ -63,9 +81,14 @@ export class PublicCache {
     if (this.entries.size >= (this.opts.maxEntries ?? 1_000)) {
       // Oldest first: Map keeps insertion order.
       const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
+      if (oldest !== undefined) this.drop(oldest);
     }
     this.entries.set(key, { value, expires: Date.now() + ttlMs });
+    const scope = scopeOf(key);
+    if (scope === null) return;
+    let keys = this.scopes.get(scope);
+    if (!keys) this.scopes.set(scope, (keys = new Set()));
+    keys.add(key);
   }
 
   /**
@@ -98,20 +121,36 @@ export class PublicCache {
 
   /** Drops one key (this process only: other processes keep theirs up to the time to live). */
   delete(key: string): void {
-    this.entries.delete(key);
+    this.drop(key);
     this.pending.delete(key);
   }
 
   clear(): void {
     this.entries.clear();
+    this.scopes.clear();
     this.pending.clear();
   }
 
   /** Drops the keys of one scope (keys are written `${scope}:…`). */
   clearScope(scope: string): void {
     const prefix = `${scope}:`;
-    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+    if (scope.includes(":")) {
+      for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.drop(key);
+    } else {
+      for (const key of this.scopes.get(scope) ?? []) this.entries.delete(key);
+      this.scopes.delete(scope);
+    }
     for (const key of this.pending.keys()) if (key.startsWith(prefix)) this.pending.delete(key);
+  }
+
+  /** Forgets one entry and its place in its scope. */
+  private drop(key: string): void {
+    if (!this.entries.delete(key)) return;
+    const scope = scopeOf(key);
+    const keys = scope === null ? undefined : this.scopes.get(scope);
+    if (!keys) return;
+    keys.delete(key);
+    if (keys.size === 0) this.scopes.delete(scope!);
   }
 
   get size(): number {

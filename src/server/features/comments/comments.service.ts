@@ -3,7 +3,7 @@ import { MSG } from "#shared/messages";
 import { can } from "#shared/roles";
 import type { AppContext, Viewer } from "#server/context";
 import { commentLikes, comments, posts } from "#server/db/schema/index";
-import { requirePermission } from "#server/lib/community-access";
+import { forgetMembers, requirePermission } from "#server/lib/community-access";
 import { AppError } from "#server/lib/errors";
 import { notify } from "#server/lib/notifications";
 import { requireApproved, requirePost } from "#server/lib/post-access";
@@ -242,8 +242,8 @@ export async function toggleCommentLike({
   viewer: Viewer;
   commentId: string;
 }) {
-  const { access } = await requireComment(ctx, viewer, commentId);
-  return ctx.db.transaction(async (tx) => {
+  const { access, comment } = await requireComment(ctx, viewer, commentId);
+  const result = await ctx.db.transaction(async (tx) => {
     await roleForTakingPart(tx, access.community, access.role, viewer.id);
     const removed = await tx
       .delete(commentLikes)
@@ -254,4 +254,7 @@ export async function toggleCommentLike({
     const [row] = await tx.select({ likes: comments.likesCount }).from(comments).where(eq(comments.id, commentId));
     return { liked: removed.length === 0, likes_count: row.likes };
   });
+  // The author's points moved (and the liker may have joined): read afresh here at once.
+  forgetMembers(ctx, access.community.id, [comment.authorId, viewer.id]);
+  return result;
 }

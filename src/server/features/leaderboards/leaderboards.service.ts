@@ -3,7 +3,7 @@ import { LEVEL_COUNT, levelName } from "#shared/levels";
 import { isRole } from "#shared/roles";
 import type { AppContext, Viewer } from "#server/context";
 import { memberLevel } from "#server/features/communities/index";
-import { checkCommunityAccess, findCommunityCached } from "#server/lib/community-access";
+import { checkCommunityAccess, findCommunityCached, memberScope } from "#server/lib/community-access";
 import { FEED_CHANNEL, PublicCache } from "#server/lib/public-cache";
 
 export const LEADERBOARD_PERIODS = { "7d": 7, "30d": 30, all: null } as const;
@@ -45,17 +45,11 @@ export async function findLeaderboard({
 }) {
   const community = await findCommunityCached(ctx, idOrSlug);
   const viewerId = viewer?.id ?? "";
-  // The viewer's role and all-time standing, live: one prepared statement.
-  const mine = viewer
-    ? (
-        await ctx.pool.query<ViewerRow>({
-          name: "leaderboard_viewer",
-          text: VIEWER_SQL,
-          values: [community.id, viewer.id],
-        })
-      ).rows[0]
-    : undefined;
-  const { role } = checkCommunityAccess(community, isRole(mine?.role) ? mine.role : null);
+  // The viewer's role and all-time points and level: from the member cache, which the database
+  // empties for this member in every process when any of them changes (migration 0028).
+  const held = viewer ? await viewerStanding(ctx, community.id, viewer.id) : null;
+  const { role } = checkCommunityAccess(community, isRole(held?.role) ? held.role : null);
+  const mine = held && viewer ? { ...held, ...profileOf(viewer) } : undefined;
   const [ranked, standing] = await Promise.all([
     period === "all" ? topAllTime(ctx, community.id, limit) : inPeriod(ctx, community.id, viewerId, period, limit),
     findStanding(ctx, community.id),
@@ -94,20 +88,40 @@ export async function findLeaderboard({
   };
 }
 
-type ViewerRow = Omit<Row, "user_id" | "rank" | "points" | "level"> & {
-  role: string | null;
-  points: number | null;
-  level: number | null;
-};
+/** A viewer's role in the community and all-time points and level there (null: no row). */
+type ViewerStanding = { role: string | null; points: number | null; level: number | null };
 
-/** $1 community, $2 viewer: their role, all-time points and level, and profile. */
+/** $1 community, $2 viewer: their role and all-time points and level. */
 const VIEWER_SQL = `
-  SELECT m.role, mp.points, mp.level, coalesce(u.username, '') AS username,
-         coalesce(u.full_name, '') AS full_name, u.avatar_url
+  SELECT m.role, mp.points, mp.level
     FROM (SELECT 1) AS one
     LEFT JOIN community_members m ON m.community_id = $1 AND m.user_id = $2
-    LEFT JOIN member_points mp ON mp.community_id = $1 AND mp.user_id = $2
-    LEFT JOIN user_profiles u ON u.user_id = $2`;
+    LEFT JOIN member_points mp ON mp.community_id = $1 AND mp.user_id = $2`;
+
+/**
+ * The viewer's standing, read once (a prepared statement) and then kept in the member cache until
+ * the database announces a change to their membership, role, points or level (migration 0028).
+ */
+function viewerStanding(ctx: AppContext, communityId: string, userId: string): Promise<ViewerStanding> {
+  return ctx.memberCache.getOrCompute(`${memberScope(communityId, userId)}:board`, async () => {
+    const res = await ctx.pool.query<ViewerStanding>({
+      name: "leaderboard_viewer",
+      text: VIEWER_SQL,
+      values: [communityId, userId],
+    });
+    return res.rows[0] ?? { role: null, points: null, level: null };
+  });
+}
+
+/** The viewer's name and avatar as their session carries them (its cache drops on any profile change). */
+function profileOf(viewer: Viewer): Pick<Row, "username" | "full_name" | "avatar_url"> {
+  const p = viewer.profile ?? {};
+  return {
+    username: typeof p.username === "string" ? p.username : "",
+    full_name: typeof p.full_name === "string" ? p.full_name : "",
+    avatar_url: typeof p.avatar_url === "string" ? p.avatar_url : null,
+  };
+}
 
 const PROFILE = sql`coalesce(u.username, '') AS username, coalesce(u.full_name, '') AS full_name, u.avatar_url`;
 

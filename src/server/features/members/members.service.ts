@@ -4,7 +4,7 @@ import { isRole, mayLeaveCommunity, mayRemoveMember, roleChangeRefusal, type Com
 import type { AppContext, Viewer } from "#server/context";
 import type { Queryable } from "#server/db/client";
 import { communityBans, communityMembers, user } from "#server/db/schema/index";
-import { addMember, requireCommunity, requirePermission } from "#server/lib/community-access";
+import { addMember, forgetMembers, requireCommunity, requirePermission } from "#server/lib/community-access";
 import { requireFreeEntry } from "#server/lib/entitlement-access";
 import { requireJoinAllowed } from "#server/features/membership/index";
 import { stopRenewals } from "#server/features/payments/index";
@@ -26,6 +26,7 @@ export async function joinCommunity({ ctx, viewer, idOrSlug }: { ctx: AppContext
   await requireJoinAllowed(ctx.db, community, viewer.id);
   await requireFreeEntry(ctx.db, community, viewer.id);
   const joined = await ctx.db.transaction((tx) => addMember(tx, { community, userId: viewer.id }));
+  forgetMembers(ctx, community.id, [viewer.id]);
   return { role: "member" as CommunityRole, joined, slug: community.slug };
 }
 
@@ -46,6 +47,7 @@ export async function leaveCommunity({ ctx, viewer, idOrSlug }: { ctx: AppContex
       .where(and(eq(communityMembers.communityId, community.id), eq(communityMembers.userId, viewer.id)));
     await publishMembershipChange(tx, [viewer.id]);
   });
+  forgetMembers(ctx, community.id, [viewer.id]);
   await stopRenewals(ctx, viewer.id, community.id);
   return { role: null };
 }
@@ -214,7 +216,7 @@ export async function changeRole({
 }) {
   const access = await requireCommunity({ db: ctx.db, idOrSlug, userId: viewer.id });
   requirePermission(access.role, "change_roles");
-  return ctx.db.transaction(async (tx) => {
+  const changed = await ctx.db.transaction(async (tx) => {
     const { actorRole, targetRole } = await lockedRoles(tx, access.community.id, viewer.id, userId);
     if (!targetRole) throw new AppError("NOT_FOUND", MSG.notAMember);
     const refusal = roleChangeRefusal({ actorRole, targetRole, newRole: role, isSelf: userId === viewer.id });
@@ -227,6 +229,8 @@ export async function changeRole({
     await publishMembershipChange(tx, [userId]);
     return { user_id: userId, role };
   });
+  forgetMembers(ctx, access.community.id, [userId]);
+  return changed;
 }
 
 /**
@@ -271,6 +275,7 @@ export async function removeMember({
         .onConflictDoNothing();
     }
   });
+  forgetMembers(ctx, access.community.id, [userId]);
   await stopRenewals(ctx, userId, access.community.id);
 }
 

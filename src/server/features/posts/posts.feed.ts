@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { LIMITS } from "#shared/limits";
 import { isRole, visibleTo, type CommunityRole } from "#shared/roles";
 import type { AppContext, Viewer } from "#server/context";
-import { checkCommunityAccess, findCommunityCached } from "#server/lib/community-access";
+import { checkCommunityAccess, findCommunityCached, memberRole } from "#server/lib/community-access";
 import { postCommunityKey, postPageKey } from "#server/lib/public-cache";
 import {
   decodeCursor,
@@ -16,11 +16,8 @@ import {
 
 // The hot reads, answered as pre-serialized JSON and cached: the feed and a post's anonymous page.
 
-/** The viewer's role in $1 for user $2. */
-const FEED_ROLE_SQL = `SELECT role, NULL AS pending FROM community_members WHERE community_id = $1 AND user_id = $2`;
-
 /**
- * The same, with the viewer's own posts that others do not see ($3: a category or null) for the
+ * The viewer's role in $1 for user $2, with their own posts that others do not see ($3: a category or null) for the
  * first page: waiting for approval, or hidden pending review after reports (issue 22).
  */
 const FEED_ROLE_PENDING_SQL = `
@@ -81,20 +78,19 @@ export async function findFeed({
   let role: CommunityRole | null = null;
   let pending: PostRow[] = [];
   if (viewer) {
-    // Prepared statements: these run on every signed-in feed read, so PostgreSQL plans them once.
-    const res = after
-      ? await ctx.pool.query<{ role: string | null; pending: null }>({
-          name: "feed_role",
-          text: FEED_ROLE_SQL,
-          values: [community.id, viewer.id],
-        })
-      : await ctx.pool.query<{ role: string | null; pending: PostRow[] | null }>({
-          name: "feed_role_pending",
-          text: FEED_ROLE_PENDING_SQL,
-          values: [community.id, viewer.id, categoryId ?? null],
-        });
-    role = isRole(res.rows[0]?.role) ? (res.rows[0].role as CommunityRole) : null;
-    pending = res.rows[0]?.pending ?? [];
+    if (after) {
+      // A later page: the role from the member cache (community-access.ts), no statement.
+      role = await memberRole(ctx, community.id, viewer.id);
+    } else {
+      // A prepared statement: it runs on every signed-in first page, so PostgreSQL plans it once.
+      const res = await ctx.pool.query<{ role: string | null; pending: PostRow[] | null }>({
+        name: "feed_role_pending",
+        text: FEED_ROLE_PENDING_SQL,
+        values: [community.id, viewer.id, categoryId ?? null],
+      });
+      role = isRole(res.rows[0]?.role) ? (res.rows[0].role as CommunityRole) : null;
+      pending = res.rows[0]?.pending ?? [];
+    }
   }
   checkCommunityAccess(community, role);
   const visibility = visibleTo(role);

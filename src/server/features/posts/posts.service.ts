@@ -19,7 +19,13 @@ import {
   posts,
   savedPosts,
 } from "#server/db/schema/index";
-import { addMember, completeOnboardingTask, requireCommunity, requirePermission } from "#server/lib/community-access";
+import {
+  addMember,
+  completeOnboardingTask,
+  forgetMembers,
+  requireCommunity,
+  requirePermission,
+} from "#server/lib/community-access";
 import { AppError } from "#server/lib/errors";
 import { notify, type NotifyInput } from "#server/lib/notifications";
 import { requireApproved, requirePost, type PostAccess } from "#server/lib/post-access";
@@ -309,6 +315,8 @@ export async function toggleLike({ ctx, viewer, postId }: { ctx: AppContext; vie
     });
   }
   forgetPostPage(ctx, access.community.id, postId);
+  // The author's points moved (and the liker may have joined): read afresh here at once.
+  forgetMembers(ctx, access.community.id, [access.post.author_id, viewer.id]);
   return result;
 }
 
