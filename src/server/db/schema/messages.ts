@@ -80,3 +80,16 @@ export const userBlocks = pgTable(
   },
   (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index("user_blocks_blocked_idx").on(t.blockedId)],
 );
+
+/**
+ * A person's inbox version: moved by triggers (migration 0029) whenever anything their inbox shows
+ * may have changed (their conversations and the other people's read marks, a message edited or
+ * deleted, a block, the other person's name, picture or message setting, either person's
+ * memberships and bans). The inbox's first page is kept per process under it (messages.service.ts):
+ * one primary-key read tells whether it is still the page. No foreign key: the row of a deleted
+ * account is left behind, a few bytes.
+ */
+export const inboxVersions = pgTable("inbox_versions", {
+  userId: text("user_id").primaryKey(),
+  version: bigint("version", { mode: "number" }).notNull().default(1),
+});

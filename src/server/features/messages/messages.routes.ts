@@ -1,3 +1,4 @@
+import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { MESSAGE_LIMITS } from "#shared/messaging";
@@ -59,7 +60,11 @@ export const messageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         response: { 200: inboxDto, ...errorResponses },
       },
     },
-    async (request) => findInbox({ ctx, viewer: await ctx.requireViewer(request), ...request.query }),
+    async (request, reply) => {
+      const body = await findInbox({ ctx, viewer: await ctx.requireViewer(request), ...request.query });
+      // Sent as built (toConversationDto writes each field): the first page is kept serialized.
+      return (reply as FastifyReply).type("application/json; charset=utf-8").send(body);
+    },
   );
 
   app.post(

@@ -50,15 +50,51 @@ const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /**
  * The viewer's inbox, newest first (one index scan of their conversation_members rows), with the
  * conversations of people they blocked left out; `q` keeps those whose other person's name or
- * username contains it.
+ * username contains it. Answers the serialized page (built field by field by toConversationDto).
+ * The first page without a search, what the inbox opens on, is kept per process under the viewer's
+ * inbox version (migration 0029 moves it on every change the page could show): one primary-key
+ * read answers it while nothing changed, and any change, made anywhere, is read at once.
  */
-export async function findInbox({
-  ctx,
-  viewer,
-  q,
-  cursor,
-  limit,
-}: Req<{ q?: string; cursor?: string; limit: number }>) {
+export async function findInbox(req: Req<{ q?: string; cursor?: string; limit: number }>): Promise<string> {
+  if (req.cursor || req.q?.trim()) return JSON.stringify(await inboxPage(req));
+  const { ctx, viewer, limit } = req;
+  const version = await inboxVersion(ctx, viewer.id);
+  const pages = inboxPagesOf(ctx);
+  const key = `${viewer.id}:${limit}`;
+  const kept = pages.get(key);
+  if (kept && kept.version === version) {
+    // Most recently used last: the oldest is the first to go.
+    pages.delete(key);
+    pages.set(key, kept);
+    return kept.body;
+  }
+  const body = JSON.stringify(await inboxPage(req));
+  pages.delete(key);
+  if (pages.size >= INBOX_PAGES_KEPT) pages.delete(pages.keys().next().value!);
+  pages.set(key, { version, body });
+  return body;
+}
+
+/** First pages kept per process (about 18 KB each for 30 conversations). */
+const INBOX_PAGES_KEPT = 1_000;
+const inboxPages = new WeakMap<AppContext, Map<string, { version: string; body: string }>>();
+const inboxPagesOf = (ctx: AppContext) => {
+  let pages = inboxPages.get(ctx);
+  if (!pages) inboxPages.set(ctx, (pages = new Map()));
+  return pages;
+};
+
+/** The viewer's inbox version ('0' until anything moved it). */
+async function inboxVersion(ctx: AppContext, userId: string): Promise<string> {
+  const res = await ctx.pool.query<{ version: string }>({
+    name: "inbox_version",
+    text: "SELECT version FROM inbox_versions WHERE user_id = $1",
+    values: [userId],
+  });
+  return res.rows[0]?.version ?? "0";
+}
+
+async function inboxPage({ ctx, viewer, q, cursor, limit }: Req<{ q?: string; cursor?: string; limit: number }>) {
   const after = decodeInboxCursor(cursor);
   const search = q?.trim();
   // The unread total comes with the page (computed once); an empty page asks for it alone.
