@@ -436,7 +436,8 @@ test("a paid course is locked until the member buys it through the simulated car
   await page.getByLabel("Name on card").fill("Mia Member");
   await page.getByRole("button", { name: "Pay $49" }).click();
   await expect(page.getByRole("button", { name: "Processing payment…" })).toBeDisabled();
-  await expect(page.getByText(PAYMENT_MESSAGES.waiting)).toBeVisible();
+  // The simulated provider confirms at once: the "Confirming your payment…" wait may last only a
+  // moment, so the journey checks where it ends (the confirmation and the course), not the wait.
   await expect(page.getByText(PAYMENT_MESSAGES.confirmed)).toBeVisible();
   await expect(page).toHaveURL(/\/course\/[^/]+$/);
   await lessonLink(page, "Proportions of the face").click();

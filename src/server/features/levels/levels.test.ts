@@ -126,11 +126,13 @@ describe("points and levels", () => {
       // A change made in SQL reaches the member cache through the database's announcement.
       const board = async () =>
         (await http.get(`/api/communities/${cid}/leaderboard?period=all`, { cookie: author.cookie })).body;
-      await expect.poll(async () => (await board()).viewer_level).toEqual({
-        points,
-        level,
-        next: level === 9 ? null : { level: level + 1, points: DEFAULT_LEVEL_THRESHOLDS[level] - points },
-      });
+      await expect
+        .poll(async () => (await board()).viewer_level)
+        .toEqual({
+          points,
+          level,
+          next: level === 9 ? null : { level: level + 1, points: DEFAULT_LEVEL_THRESHOLDS[level] - points },
+        });
     }
   });
 
