@@ -1,9 +1,8 @@
 import { sql } from "drizzle-orm";
 import { LEVEL_COUNT, levelName } from "#shared/levels";
-import { isRole } from "#shared/roles";
 import type { AppContext, Viewer } from "#server/context";
 import { memberLevel } from "#server/features/communities/index";
-import { checkCommunityAccess, findCommunityCached, memberScope } from "#server/lib/community-access";
+import { checkCommunityAccess, findCommunityCached, memberRole, memberScope } from "#server/lib/community-access";
 import { FEED_CHANNEL, PublicCache } from "#server/lib/public-cache";
 
 export const LEADERBOARD_PERIODS = { "7d": 7, "30d": 30, all: null } as const;
@@ -47,8 +46,10 @@ export async function findLeaderboard({
   const viewerId = viewer?.id ?? "";
   // The viewer's role and all-time points and level: from the member cache, which the database
   // empties for this member in every process when any of them changes (migration 0028).
-  const held = viewer ? await viewerStanding(ctx, community.id, viewer.id) : null;
-  const { role } = checkCommunityAccess(community, isRole(held?.role) ? held.role : null);
+  const [viewerRole, held] = viewer
+    ? await Promise.all([memberRole(ctx, community.id, viewer.id), viewerPoints(ctx, community.id, viewer.id)])
+    : [null, null];
+  const { role } = checkCommunityAccess(community, viewerRole);
   const mine = held && viewer ? { ...held, ...profileOf(viewer) } : undefined;
   const [ranked, standing] = await Promise.all([
     period === "all" ? topAllTime(ctx, community.id, limit) : inPeriod(ctx, community.id, viewerId, period, limit),
@@ -88,28 +89,21 @@ export async function findLeaderboard({
   };
 }
 
-/** A viewer's role in the community and all-time points and level there (null: no row). */
-type ViewerStanding = { role: string | null; points: number | null; level: number | null };
-
-/** $1 community, $2 viewer: their role and all-time points and level. */
-const VIEWER_SQL = `
-  SELECT m.role, mp.points, mp.level
-    FROM (SELECT 1) AS one
-    LEFT JOIN community_members m ON m.community_id = $1 AND m.user_id = $2
-    LEFT JOIN member_points mp ON mp.community_id = $1 AND mp.user_id = $2`;
+/** A viewer's all-time points and level in the community (null: no points yet). */
+type ViewerPoints = { points: number | null; level: number | null };
 
 /**
- * The viewer's standing, read once (a prepared statement) and then kept in the member cache until
- * the database announces a change to their membership, role, points or level (migration 0028).
+ * The viewer's points and level, read once (a prepared statement) and then kept in the member cache
+ * until the database announces a change to them or to the membership (migration 0028).
  */
-function viewerStanding(ctx: AppContext, communityId: string, userId: string): Promise<ViewerStanding> {
-  return ctx.memberCache.getOrCompute(`${memberScope(communityId, userId)}:board`, async () => {
-    const res = await ctx.pool.query<ViewerStanding>({
-      name: "leaderboard_viewer",
-      text: VIEWER_SQL,
+function viewerPoints(ctx: AppContext, communityId: string, userId: string): Promise<ViewerPoints> {
+  return ctx.memberCache.getOrCompute(`${memberScope(communityId, userId)}:points`, async () => {
+    const res = await ctx.pool.query<ViewerPoints>({
+      name: "leaderboard_viewer_points",
+      text: "SELECT points, level FROM member_points WHERE community_id = $1 AND user_id = $2",
       values: [communityId, userId],
     });
-    return res.rows[0] ?? { role: null, points: null, level: null };
+    return res.rows[0] ?? { points: null, level: null };
   });
 }
 
@@ -226,7 +220,8 @@ function boardCache(ctx: AppContext): PublicCache {
  * kept per process under the community's scope on the feed channel: a level change anywhere in the
  * community drops it (the member_points trigger announces it there, as any post change does);
  * other points, joins and leaves show within STANDING_TTL_MS (a rank outside the top list may be
- * that much behind; the top list is at most TOP_TTL_MS old and the viewer's own points are read live).
+ * that much behind; the top list is at most TOP_TTL_MS old and the viewer's own points come from the
+ * member cache, dropped when they change).
  */
 function findStanding(ctx: AppContext, communityId: string): Promise<Standing> {
   return boardCache(ctx).getOrCompute(

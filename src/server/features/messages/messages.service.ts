@@ -61,18 +61,13 @@ export async function findInbox(req: Req<{ q?: string; cursor?: string; limit: n
   const version = await inboxVersion(ctx, viewer.id);
   const pages = inboxPagesOf(ctx);
   const key = `${viewer.id}:${limit}`;
-  const kept = pages.get(key);
-  if (kept && kept.version === version) {
-    // Most recently used last: the oldest is the first to go.
-    pages.delete(key);
-    pages.set(key, kept);
-    return kept.body;
-  }
-  const body = JSON.stringify(await inboxPage(req));
+  let kept = pages.get(key);
+  if (kept?.version !== version) kept = { version, body: JSON.stringify(await inboxPage(req)) };
+  // Most recently used last: the oldest is the first to go.
   pages.delete(key);
   if (pages.size >= INBOX_PAGES_KEPT) pages.delete(pages.keys().next().value!);
-  pages.set(key, { version, body });
-  return body;
+  pages.set(key, kept);
+  return kept.body;
 }
 
 /** First pages kept per process (about 18 KB each for 30 conversations). */
