@@ -155,6 +155,10 @@ test.describe("/signup/pricing", () => {
     await page.getByText("$97", { exact: true }).click();
     await page.getByRole("button", { name: "Start Free Trial" }).click();
     await expect(page).toHaveURL(/\/signup\/payment\?plan=annual$/);
+    // The address changes before the modal renders, and Escape is heard only once it has mounted:
+    // the modal moves focus to the card number in the same commit that starts listening for Escape.
+    await expect(dialog.getByText("Hearth Annual")).toBeVisible();
+    await expect(dialog.getByLabel("Card number")).toBeFocused();
     await page.keyboard.press("Escape");
     await expect(page).toHaveURL(/\/signup\/pricing\?plan=annual$/);
   });
