@@ -11,6 +11,9 @@ const bool = z
   .enum(["true", "false", "1", "0", "yes", "no"])
   .transform((v) => v === "true" || v === "1" || v === "yes");
 
+/** Workers started when WORKERS is unset: one per core, at most this many (8 × (10 + 1) connections < 100). */
+export const DEFAULT_WORKERS_MAX = 8;
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   HOST: z.string().default("127.0.0.1"),
@@ -20,16 +23,23 @@ const envSchema = z.object({
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /**
-   * HTTP worker processes (issue 23, docs/decisions/0021-workers.md); 0 means one per core. The default
-   * stays 1 (one process) until the start and stop paths pass their tests with workers.
+   * HTTP worker processes (issue 23, docs/decisions/0021-workers.md); 0 means one per core. Unset: one
+   * per core up to DEFAULT_WORKERS_MAX, so that the workers' pools (DATABASE_POOL_SIZE each, plus a
+   * LISTEN connection) fit a stock PostgreSQL's 100 connections on any machine.
    */
   WORKERS: z.coerce
     .number()
     .int()
     .min(0, "must be 0 (one per core) or more")
     .max(64)
-    .default(1)
-    .transform((n) => (n === 0 ? Math.min(availableParallelism(), 64) : n)),
+    .optional()
+    .transform((n) =>
+      n === undefined
+        ? Math.min(availableParallelism(), DEFAULT_WORKERS_MAX)
+        : n === 0
+          ? Math.min(availableParallelism(), 64)
+          : n,
+    ),
   AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters").optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("Hearth <no-reply@hearth.local>"),
