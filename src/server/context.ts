@@ -8,6 +8,7 @@ import { JobWorker } from "./lib/jobs";
 import { createMailer, type Mailer } from "./lib/mail";
 import { PgListener } from "./lib/pg-listener";
 import { CALENDAR_CHANNEL, FEED_CHANNEL, MEMBER_CHANNEL, PublicCache } from "./lib/public-cache";
+import { UnreadCountCache } from "./lib/unread-cache";
 import { createRateLimiter, type RateLimiter } from "./lib/rate-limit";
 import { RealtimeHub } from "./lib/realtime";
 import { createViewerLookup, type ViewerLookup } from "./lib/session";
@@ -37,6 +38,8 @@ export type AppContext = {
    * dropped per member in every process by the database (migration 0028).
    */
   memberCache: PublicCache;
+  /** Each person's unread notification count (lib/unread-cache.ts). */
+  unreadCache: UnreadCountCache;
   /** The realtime bus: this process's subscribers of realtime_events (lib/realtime.ts). */
   realtime: RealtimeHub;
   /** The signed-in user, or null. */
@@ -90,6 +93,7 @@ export async function createAppContext(opts: {
     ttlMs: 60_000,
     maxEntries: 20_000,
   });
+  const unreadCache = new UnreadCountCache(listener, { ttlMs: 60_000, maxEntries: 20_000 });
   const realtime = new RealtimeHub(database.pool, listener, log);
   await listener.start();
   return {
@@ -107,6 +111,7 @@ export async function createAppContext(opts: {
     feedCache,
     calendarCache,
     memberCache,
+    unreadCache,
     realtime,
     viewer,
     requireViewer: async (request) => {

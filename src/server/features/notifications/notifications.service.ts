@@ -3,7 +3,6 @@ import { MSG } from "#shared/messages";
 import { MESSAGING_MESSAGES, messagesHref } from "#shared/messaging";
 import { NOTIFICATION_LIMITS, notificationHref, type NotificationType } from "#shared/notifications";
 import type { AppContext, Viewer } from "#server/context";
-import type { Queryable } from "#server/db/client";
 import { takeMessagesForDigest, type DigestConversation } from "#server/features/messages/index";
 import { userCardSql, type UserCard } from "#server/features/posts/index";
 import { AppError } from "#server/lib/errors";
@@ -30,14 +29,23 @@ type NotificationRow = {
 
 const notFound = () => new AppError("NOT_FOUND", "Notification not found");
 
-/** Unread, visible, in-app notifications of a user, counted up to the cap. */
-async function unreadCount(db: Queryable, userId: string): Promise<number> {
-  const res = await db.execute<{ n: number }>(sql`
-    SELECT count(*)::int AS n FROM (
-      SELECT 1 FROM notifications n
-       WHERE n.user_id = ${userId} AND n.is_read = false AND n.in_app AND ${notificationVisible}
-       LIMIT ${NOTIFICATION_LIMITS.countCap}) x`);
-  return res.rows[0].n;
+/**
+ * Unread, visible, in-app notifications of a user, counted up to the cap; kept per process
+ * (ctx.unreadCache, lib/unread-cache.ts) with the communities of all their unread ones, visible or
+ * not, whose changes drop it.
+ */
+function unreadCount(ctx: AppContext, userId: string): Promise<number> {
+  return ctx.unreadCache.get(userId, async () => {
+    const res = await ctx.db.execute<{ n: number; communities: string[] }>(sql`
+      SELECT (SELECT count(*)::int FROM (
+                SELECT 1 FROM notifications n
+                 WHERE n.user_id = ${userId} AND n.is_read = false AND n.in_app AND ${notificationVisible}
+                 LIMIT ${NOTIFICATION_LIMITS.countCap}) x) AS n,
+             ARRAY(SELECT DISTINCT n.community_id::text FROM notifications n
+                    WHERE n.user_id = ${userId} AND n.is_read = false AND n.in_app
+                      AND n.community_id IS NOT NULL) AS communities`);
+    return { count: res.rows[0].n, communities: res.rows[0].communities };
+  });
 }
 
 const CURSOR_RE = /^(\d{4}-\d\d-\d\dT[\d:.]+Z)\|([0-9a-f-]{36})$/;
@@ -91,12 +99,12 @@ export async function findNotifications({
   return {
     items,
     next_cursor: res.rows.length > limit ? encodeCursor(rows[rows.length - 1]) : null,
-    unread_count: await unreadCount(ctx.db, viewer.id),
+    unread_count: await unreadCount(ctx, viewer.id),
   };
 }
 
 export async function findUnreadCount({ ctx, viewer }: { ctx: AppContext; viewer: Viewer }) {
-  return { unread_count: await unreadCount(ctx.db, viewer.id) };
+  return { unread_count: await unreadCount(ctx, viewer.id) };
 }
 
 /** Marks one of the viewer's notifications read (again is fine); answers the new unread count. */
@@ -116,7 +124,9 @@ export async function markRead({ ctx, viewer, id }: { ctx: AppContext; viewer: V
     // The viewer's other tabs update their badge.
     if (res.rows[0].changed) await publish(tx, userChannel(viewer.id), { type: "read" });
   });
-  return { unread_count: await unreadCount(ctx.db, viewer.id) };
+  // Read-your-writes here; other processes hear the database (migration 0030).
+  ctx.unreadCache.forgetUser(viewer.id);
+  return { unread_count: await unreadCount(ctx, viewer.id) };
 }
 
 export async function markAllRead({ ctx, viewer }: { ctx: AppContext; viewer: Viewer }) {
@@ -126,6 +136,7 @@ export async function markAllRead({ ctx, viewer }: { ctx: AppContext; viewer: Vi
     if (res.rowCount) await publish(tx, userChannel(viewer.id), { type: "read" });
     return res.rowCount ?? 0;
   });
+  ctx.unreadCache.forgetUser(viewer.id);
   return { updated, unread_count: 0 };
 }
 

@@ -74,4 +74,32 @@ describe("notifications across two server processes", () => {
     expect(again.frames.filter((f) => f.event === "notification").map((f) => f.data.id)).toEqual(missed);
     expect(again.frames.some((f) => f.event === "resync")).toBe(false);
   }, 30_000);
+  it("the unread count process B keeps moves when process A makes or reads notifications", async () => {
+    const http = api(t.app);
+    const author = await signedInUser(t);
+    const fan = await signedInUser(t);
+    const c = (await http.post("/api/communities", { name: "Two Counts" }, { cookie: author.cookie })).body;
+    expect((await http.post(`/api/communities/${c.id}/join`, {}, { cookie: fan.cookie })).status).toBe(200);
+    const p = (await http.post(`/api/communities/${c.id}/posts`, { content: "Count me" }, { cookie: author.cookie }))
+      .body;
+    const onB = async () => {
+      const res = await fetch(`${bBase}/api/notifications/unread-count`, { headers: { cookie: author.cookie } });
+      return ((await res.json()) as { unread_count: number }).unread_count;
+    };
+    const becomes = async (n: number) => {
+      const end = Date.now() + 5_000;
+      let last = await onB();
+      while (last !== n && Date.now() < end) {
+        await new Promise((r) => setTimeout(r, 25));
+        last = await onB();
+      }
+      expect(last).toBe(n);
+    };
+    const before = await onB(); // the fan's joining, when the owner hears of new members
+    expect(await onB()).toBe(before); // kept by B now
+    expect((await http.post(`/api/posts/${p.id}/like`, {}, { cookie: fan.cookie })).status).toBe(200);
+    await becomes(before + 1);
+    expect((await http.post("/api/notifications/read-all", {}, { cookie: author.cookie })).status).toBe(200);
+    await becomes(0);
+  }, 30_000);
 });
