@@ -283,6 +283,16 @@ describe("Better Auth's routes under every spelling", () => {
           const res = await post(limited, spell(path), body);
           if (res.status !== 429) found.push(`${spell(path)}: ${res.status}`);
         }
+        if (path === "/sign-in/email") {
+          // The right password, spelled with a dot segment, is still refused: the account is locked for now.
+          const right = await post(limited, "/api/auth/./sign-in/email", {
+            email: victim.email,
+            password: victim.password,
+          });
+          if (right.status !== 429 || right.headers["set-cookie"] !== undefined) {
+            found.push(`the right password: ${right.status}`);
+          }
+        }
         if (windowsOf(limits, started) === windowsOf(limits, Date.now()) || attempt === 1) {
           escaped.push(...found);
           break;
@@ -290,10 +300,6 @@ describe("Better Auth's routes under every spelling", () => {
       }
     }
     expect(escaped).toEqual([]);
-    // The right password, spelled with a dot segment, is still refused: the account is locked for now.
-    const right = await post(limited, "/api/auth/./sign-in/email", { email: victim.email, password: victim.password });
-    expect(right.status).toBe(429);
-    expect(right.headers["set-cookie"]).toBeUndefined();
   }, 120_000);
 
   it("keeps the answer-time floor of sign-up and reset requests whatever the spelling", async () => {
