@@ -35,7 +35,14 @@ type Row = {
   profile: Record<string, unknown> | null;
 };
 
-type Entry = { viewer: Viewer; expiresAt: number; refreshAt: number; cachedUntil: number };
+type Entry = {
+  viewer: Viewer;
+  expiresAt: number;
+  refreshAt: number;
+  cachedUntil: number;
+  /** The signed cookie value whose signature was checked when this entry was kept. */
+  cookie?: string;
+};
 
 export type ViewerLookup = {
   (request: FastifyRequest): Promise<Viewer | null>;
@@ -143,12 +150,15 @@ export function createViewerLookup(opts: {
     const dot = value.lastIndexOf(".");
     if (dot <= 0) return null;
     const token = value.slice(0, dot);
-    const given = Buffer.from(value.slice(dot + 1), "base64");
-    const expected = createHmac("sha256", opts.secret).update(token).digest();
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    let entry = cache.get(token);
+    // A cookie identical to the one verified when its session was kept needs no second HMAC (issue 23).
+    if (entry?.cookie !== value) {
+      const given = Buffer.from(value.slice(dot + 1), "base64");
+      const expected = createHmac("sha256", opts.secret).update(token).digest();
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    }
 
     const now = Date.now();
-    let entry = cache.get(token);
     if (entry && entry.cachedUntil <= now) {
       drop(token);
       entry = undefined;
@@ -166,6 +176,7 @@ export function createViewerLookup(opts: {
         if (!refreshed) return null;
         entry = refreshed;
       }
+      entry.cookie = value;
       if (entry.expiresAt > now) remember(token, entry);
     }
     if (entry.expiresAt <= now) {

@@ -69,6 +69,29 @@ describe("I7: session fixation", () => {
   });
 });
 
+describe("I7: a session kept in memory still needs its signature", () => {
+  it("a cookie with the kept session's token and another signature is refused, however often it is sent", async () => {
+    const u = await signedInUser(t);
+    // Kept in this process by the first read.
+    expect((await http.get("/api/me", { cookie: u.cookie })).body.user.id).toBe(u.id);
+    const [name, value] = u.cookie.split("=");
+    const dot = decodeURIComponent(value).lastIndexOf(".");
+    const token = decodeURIComponent(value).slice(0, dot);
+    const forged = [
+      `${token}.${Buffer.alloc(32, 1).toString("base64")}`,
+      `${token}.`,
+      `${token}.${decodeURIComponent(value).slice(dot + 1, -2)}`,
+    ];
+    for (const f of forged) {
+      for (let i = 0; i < 2; i++) {
+        expect((await http.get("/api/me", { cookie: `${name}=${encodeURIComponent(f)}` })).body.user).toBeNull();
+      }
+    }
+    // The real cookie still works, before and after the forgeries.
+    expect((await http.get("/api/me", { cookie: u.cookie })).body.user.id).toBe(u.id);
+  });
+});
+
 describe("I7: signing out", () => {
   it("kills the session on the server: the old cookie is refused by reads, writes and the live streams", async () => {
     const u = await signedInUser(t);

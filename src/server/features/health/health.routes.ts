@@ -5,6 +5,24 @@ import type { AppContext } from "#server/context";
 import { readiness } from "./readiness";
 
 export const healthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  /**
+   * One database check at a time (issue 23, per-request layers): the requests that arrive while one
+   * is under way share its answer, so a burst of probes costs one round trip, not one each, and an
+   * answer is never older than the check in progress when it was asked.
+   */
+  let check: Promise<boolean> | undefined;
+  const databaseAnswers = () => {
+    check ??= ctx.db
+      .execute(sql`SELECT 1`)
+      .then(
+        () => true,
+        () => false,
+      )
+      .finally(() => {
+        check = undefined;
+      });
+    return check;
+  };
   app.get(
     "/api/health",
     {
@@ -21,12 +39,8 @@ export const healthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
       },
     },
     async (_req, reply) => {
-      try {
-        await ctx.db.execute(sql`SELECT 1`);
-        return { status: "ok" as const, database: "ok" as const };
-      } catch {
-        return reply.status(503).send({ status: "degraded" as const, database: "unreachable" as const });
-      }
+      if (await databaseAnswers()) return { status: "ok" as const, database: "ok" as const };
+      return reply.status(503).send({ status: "degraded" as const, database: "unreachable" as const });
     },
   );
   const checks = z.object({

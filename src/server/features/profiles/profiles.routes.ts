@@ -1,3 +1,4 @@
+import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { MAX_LEVEL, MIN_LEVEL } from "#shared/levels";
@@ -5,7 +6,7 @@ import { LIMITS } from "#shared/limits";
 import { MSG } from "#shared/messages";
 import { USERNAME_RE, normalizeUsername } from "#shared/validation";
 import { notificationSettingsSchema, profileUpdateSchema } from "#shared/validation.schemas";
-import type { AppContext } from "#server/context";
+import type { AppContext, Viewer } from "#server/context";
 import { isUsernameTaken } from "#server/lib/auth";
 import { AppError } from "#server/lib/errors";
 import { RATE_RULES } from "#server/lib/rate-limit";
@@ -116,6 +117,9 @@ const ownUpdate = <Body extends z.ZodType, Result extends z.ZodType>(summary: st
   schema: { tags: ["profiles"], summary, body, response: { 200: result, ...errorResponses } },
 });
 
+/** GET /api/me's body per cached viewer object (issue 23: no schema pass on every request). */
+const meBodies = new WeakMap<Viewer, string>();
+
 export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     "/api/me",
@@ -126,10 +130,14 @@ export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         response: { 200: meDto },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const viewer = await ctx.viewer(request);
       if (!viewer) return { user: null, profile: null };
-      return findMe({ viewer });
+      // The answer is the viewer's alone: serialized (through meDto) once per cached viewer, which a
+      // change to the session, user or profile replaces in every process (lib/session.ts).
+      let body = meBodies.get(viewer);
+      if (body === undefined) meBodies.set(viewer, (body = JSON.stringify(meDto.parse(findMe({ viewer })))));
+      return (reply as FastifyReply).type("application/json; charset=utf-8").send(body);
     },
   );
 
