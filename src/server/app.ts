@@ -1,4 +1,3 @@
-import cookie from "@fastify/cookie";
 import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
@@ -103,7 +102,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
 
   registerSecurityHeaders(root, config);
   registerCompression(root);
-  await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 10 } });
   await registerOpenApi(root);
 

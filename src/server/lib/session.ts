@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { type Cookies, parseCookie } from "cookie";
 import { fromNodeHeaders } from "better-auth/node";
 import type { FastifyRequest } from "fastify";
 import type pg from "pg";
@@ -60,11 +61,26 @@ export type ViewerLookup = {
 /** Better Auth's session cookie (with the `__Secure-` prefix when cookies are Secure). */
 export const SESSION_COOKIE = "hearth.session_token";
 
+const parsedCookies = new WeakMap<FastifyRequest, Cookies>();
+
+/**
+ * The request's cookies, parsed once and only when something asks (issue 23: no cookie hook on
+ * every request; the session lookup and the cache headers are the only readers).
+ */
+export function requestCookies(request: FastifyRequest): Cookies {
+  let cookies = parsedCookies.get(request);
+  if (!cookies) {
+    const header = request.headers.cookie;
+    cookies = header ? parseCookie(header) : {};
+    parsedCookies.set(request, cookies);
+  }
+  return cookies;
+}
+
 /** Whether the request carries a session cookie at all (valid or not): its answer may depend on it. */
 export function hasSessionCookie(request: FastifyRequest): boolean {
-  const cookies = request.cookies;
-  if (!cookies) return false;
-  for (const name in cookies) if (name.endsWith(SESSION_COOKIE)) return true;
+  if (!request.headers.cookie) return false;
+  for (const name in requestCookies(request)) if (name.endsWith(SESSION_COOKIE)) return true;
   return false;
 }
 
@@ -145,7 +161,7 @@ export function createViewerLookup(opts: {
   };
 
   const lookup = async (request: FastifyRequest): Promise<Viewer | null> => {
-    const value = request.cookies?.[cookieName];
+    const value = requestCookies(request)[cookieName];
     if (!value) return null;
     const dot = value.lastIndexOf(".");
     if (dot <= 0) return null;

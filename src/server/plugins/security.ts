@@ -83,24 +83,26 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config): v
  */
 export function addCrossSiteGuard(app: FastifyInstance, config: Config): void {
   const ownOrigin = new URL(config.publicUrl).origin;
-  app.addHook("onRequest", async (request) => {
+  // A callback hook, not an async one: no promise on every request (issue 23).
+  app.addHook("onRequest", (request, _reply, done) => {
     // Every path, not only /api/: a write that no route takes is refused the same way.
-    if (request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS") return;
+    if (request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS") return done();
     // Routes that take no session (a signed token instead) may be called from anywhere.
-    if (request.routeOptions.config?.crossSite) return;
+    if (request.routeOptions.config?.crossSite) return done();
     const site = request.headers["sec-fetch-site"];
     if (site && site !== "same-origin" && site !== "none") {
-      throw new AppError("FORBIDDEN", "Cross-site requests are not allowed");
+      return done(new AppError("FORBIDDEN", "Cross-site requests are not allowed"));
     }
     const origin = request.headers.origin;
     if (origin && origin !== ownOrigin && origin !== `${request.protocol}://${request.headers.host}`) {
-      throw new AppError("FORBIDDEN", "Cross-site requests are not allowed");
+      return done(new AppError("FORBIDDEN", "Cross-site requests are not allowed"));
     }
     const type = (request.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
     const hasBody = Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"];
     if (hasBody && type !== "application/json" && type !== "multipart/form-data") {
-      throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Requests must be sent as JSON");
+      return done(new AppError("UNSUPPORTED_MEDIA_TYPE", "Requests must be sent as JSON"));
     }
+    done();
   });
 }
 
@@ -109,14 +111,15 @@ export function addCrossSiteGuard(app: FastifyInstance, config: Config): void {
  * one given to a signed-in request (routes that set their own Cache-Control keep it).
  */
 export function addApiCacheHeaders(app: FastifyInstance): void {
-  app.addHook("onSend", async (request, reply) => {
-    if (!request.url.startsWith("/api/")) return;
+  app.addHook("onSend", (request, reply, payload, done) => {
+    if (!request.url.startsWith("/api/")) return done(null, payload);
     const vary = reply.getHeader("vary");
     if (!vary) reply.header("vary", "Cookie");
     else if (!/(^|,)\s*cookie\s*(,|$)/i.test(String(vary))) reply.header("vary", `${String(vary)}, Cookie`);
     if (!reply.hasHeader("cache-control") && hasSessionCookie(request)) {
       reply.header("cache-control", "private, no-store");
     }
+    done(null, payload);
   });
 }
 
@@ -125,9 +128,10 @@ export function addApiCacheHeaders(app: FastifyInstance): void {
  * replaces: it reaches the root's routes and the plugins registered after it (the reference page).
  */
 export function addApiDocsPolicy(app: FastifyInstance): void {
-  app.addHook("onSend", async (request, reply) => {
+  app.addHook("onSend", (request, reply, payload, done) => {
     if (request.url.startsWith("/api/docs")) {
       reply.header("content-security-policy", API_DOCS_CSP);
     }
+    done(null, payload);
   });
 }
