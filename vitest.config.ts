@@ -8,6 +8,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     maxWorkers: 2,
+    // In CI a failed test runs once more; one that then passes is listed as flaky in the summary
+    // (scripts/test.mjs) with its first failure, to be fixed, rather than refusing the landing.
+    retry: process.env.CI ? 1 : 0,
     reporters: ["default", ["json", { outputFile: process.env.VITEST_JSON ?? "test-results/vitest-results.json" }]],
   },
 });
