@@ -9,6 +9,7 @@ import { createMailer, type Mailer } from "./lib/mail";
 import { PgListener } from "./lib/pg-listener";
 import { CALENDAR_CHANNEL, FEED_CHANNEL, MEMBER_CHANNEL, PublicCache } from "./lib/public-cache";
 import { UnreadCountCache } from "./lib/unread-cache";
+import { FeedViewerCache } from "./lib/feed-viewer-cache";
 import { createRateLimiter, type RateLimiter } from "./lib/rate-limit";
 import { RealtimeHub } from "./lib/realtime";
 import { createViewerLookup, type ViewerLookup } from "./lib/session";
@@ -40,6 +41,8 @@ export type AppContext = {
   memberCache: PublicCache;
   /** Each person's unread notification count (lib/unread-cache.ts). */
   unreadCache: UnreadCountCache;
+  /** What a signed-in feed page adds to the shared one: the reader's likes, saves, votes, pending posts (lib/feed-viewer-cache.ts). */
+  feedViewerCache: FeedViewerCache;
   /** The realtime bus: this process's subscribers of realtime_events (lib/realtime.ts). */
   realtime: RealtimeHub;
   /** The signed-in user, or null. */
@@ -94,6 +97,7 @@ export async function createAppContext(opts: {
     maxEntries: 20_000,
   });
   const unreadCache = new UnreadCountCache(listener, { ttlMs: 60_000, maxEntries: 20_000 });
+  const feedViewerCache = new FeedViewerCache(listener, { ttlMs: 60_000, maxEntries: 20_000 });
   const realtime = new RealtimeHub(database.pool, listener, log);
   await listener.start();
   return {
@@ -112,6 +116,7 @@ export async function createAppContext(opts: {
     calendarCache,
     memberCache,
     unreadCache,
+    feedViewerCache,
     realtime,
     viewer,
     requireViewer: async (request) => {

@@ -119,14 +119,19 @@ export function memberRole(
   ctx: Pick<AppContext, "pool" | "memberCache">,
   communityId: string,
   userId: string,
+  /** Reads the role in a statement of the caller's that needs making anyway (the feed's first page). */
+  read?: () => Promise<string | null | undefined>,
 ): Promise<CommunityRole | null> {
   return ctx.memberCache.getOrCompute(`${memberScope(communityId, userId)}:role`, async () => {
-    const res = await ctx.pool.query<{ role: string }>({
-      name: "community_role",
-      text: ROLE_SQL,
-      values: [communityId, userId],
-    });
-    const role = res.rows[0]?.role;
+    const role = read
+      ? await read()
+      : (
+          await ctx.pool.query<{ role: string }>({
+            name: "community_role",
+            text: ROLE_SQL,
+            values: [communityId, userId],
+          })
+        ).rows[0]?.role;
     return isRole(role) ? role : null;
   });
 }

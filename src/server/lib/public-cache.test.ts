@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, type HearthApp } from "#server/app";
 import { connectDatabase, type Database } from "#server/db/client";
-import { api, createTestApp, signedInUser, type TestApp } from "#server/test/harness";
+import { api, countStatements, createTestApp, signedInUser, type TestApp } from "#server/test/harness";
 import { postPageKey } from "./public-cache";
 
 let t: TestApp;
@@ -213,19 +213,7 @@ describe("the public cache", () => {
     const c = (await http.post("/api/communities", { name: "Post spike" }, { cookie: owner.cookie })).body;
     const id = (await http.post(`/api/communities/${c.id}/posts`, { content: "Busy" }, { cookie: owner.cookie })).body
       .id as string;
-    // The statements the app sends while `run` runs.
-    const statements = async (run: () => Promise<void>) => {
-      const pool = t.database.pool;
-      const query = pool.query;
-      let n = 0;
-      pool.query = ((...args: Parameters<typeof query>) => (n++, query.apply(pool, args))) as typeof query;
-      try {
-        await run();
-      } finally {
-        pool.query = query;
-      }
-      return n;
-    };
+    const statements = (run: () => Promise<void>) => countStatements(t, run);
     const visitors = (count: number) => async () => {
       const answers = await Promise.all(
         Array.from({ length: count }, () => t.app.inject({ method: "GET", url: `/api/posts/${id}` })),

@@ -173,3 +173,31 @@ export async function upload(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return { status: res.statusCode, body: JSON.parse(res.body || "null") as any };
 }
+
+/** How many statements the app sends to PostgreSQL (through its pool) while `run` runs. */
+export async function countStatements(t: TestApp, run: () => Promise<unknown>): Promise<number> {
+  const pool = t.database.pool;
+  const query = pool.query;
+  let n = 0;
+  pool.query = ((...args: Parameters<typeof query>) => (n++, query.apply(pool, args))) as typeof query;
+  try {
+    await run();
+  } finally {
+    pool.query = query;
+  }
+  return n;
+}
+
+/**
+ * Reads again until `done` holds of what was read or `ms` pass (for what another process, or a
+ * database notification, makes true a moment later); answers the last read.
+ */
+export async function readUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 5_000): Promise<T> {
+  const end = Date.now() + ms;
+  let value = await read();
+  while (!done(value) && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 25));
+    value = await read();
+  }
+  return value;
+}

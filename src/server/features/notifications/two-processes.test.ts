@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, createTestApp, signedInUser, type TestApp } from "#server/test/harness";
+import { api, createTestApp, readUntil, signedInUser, type TestApp } from "#server/test/harness";
 import { startServerOnTestDatabase, type ServerProcess } from "#server/test/server-process";
 import { connectSse, type SseClient } from "#server/test/sse";
 
@@ -86,20 +86,56 @@ describe("notifications across two server processes", () => {
       const res = await fetch(`${bBase}/api/notifications/unread-count`, { headers: { cookie: author.cookie } });
       return ((await res.json()) as { unread_count: number }).unread_count;
     };
-    const becomes = async (n: number) => {
-      const end = Date.now() + 5_000;
-      let last = await onB();
-      while (last !== n && Date.now() < end) {
-        await new Promise((r) => setTimeout(r, 25));
-        last = await onB();
-      }
-      expect(last).toBe(n);
-    };
+    const becomes = async (n: number) => expect(await readUntil(onB, (last) => last === n)).toBe(n);
     const before = await onB(); // the fan's joining, when the owner hears of new members
     expect(await onB()).toBe(before); // kept by B now
     expect((await http.post(`/api/posts/${p.id}/like`, {}, { cookie: fan.cookie })).status).toBe(200);
     await becomes(before + 1);
     expect((await http.post("/api/notifications/read-all", {}, { cookie: author.cookie })).status).toBe(200);
     await becomes(0);
+  }, 30_000);
+
+  it("the likes, saves and votes process B keeps for a reader's feed follow what the reader does through process A", async () => {
+    const http = api(t.app);
+    const owner = await signedInUser(t);
+    const reader = await signedInUser(t);
+    const c = (await http.post("/api/communities", { name: "Two Feeds" }, { cookie: owner.cookie })).body;
+    expect((await http.post(`/api/communities/${c.id}/join`, {}, { cookie: reader.cookie })).status).toBe(200);
+    const text = (await http.post(`/api/communities/${c.id}/posts`, { content: "Hi" }, { cookie: owner.cookie })).body;
+    const poll = (
+      await http.post(
+        `/api/communities/${c.id}/posts`,
+        { type: "poll", content: "Which?", poll: { options: ["a", "b"] } },
+        { cookie: owner.cookie },
+      )
+    ).body;
+    type Item = { id: string; liked: boolean; saved: boolean; likes_count: number; user_vote_index: number | null };
+    const onB = async () => {
+      const res = await fetch(`${bBase}/api/communities/${c.id}/posts`, { headers: { cookie: reader.cookie } });
+      const items = ((await res.json()) as { items: Item[] }).items;
+      const of = (id: string) => items.find((x) => x.id === id)!;
+      return { text: of(text.id), poll: of(poll.id) };
+    };
+    // What B shows becomes `want` (B hears A's writes a moment later).
+    const becomes = (want: (seen: Awaited<ReturnType<typeof onB>>) => boolean) => readUntil(onB, want);
+    expect(await onB()).toMatchObject({ text: { liked: false, saved: false }, poll: { user_vote_index: null } });
+    expect(await onB()).toMatchObject({ text: { liked: false, saved: false } }); // kept by B now
+
+    expect((await http.post(`/api/posts/${text.id}/like`, {}, { cookie: reader.cookie })).status).toBe(200);
+    expect((await becomes((s) => s.text.liked && s.text.likes_count === 1)).text).toMatchObject({
+      liked: true,
+      likes_count: 1,
+    });
+    expect((await http.post(`/api/posts/${text.id}/save`, {}, { cookie: reader.cookie })).status).toBe(200);
+    expect((await becomes((s) => s.text.saved)).text).toMatchObject({ liked: true, saved: true });
+    const vote = await http.post(`/api/posts/${poll.id}/vote`, { option_index: 0 }, { cookie: reader.cookie });
+    expect(vote.status).toBe(200);
+    expect((await becomes((s) => s.poll.user_vote_index === 0)).poll).toMatchObject({ user_vote_index: 0 });
+    expect((await http.post(`/api/posts/${text.id}/like`, {}, { cookie: reader.cookie })).status).toBe(200);
+    expect((await becomes((s) => !s.text.liked && s.text.likes_count === 0)).text).toMatchObject({
+      liked: false,
+      saved: true,
+      likes_count: 0,
+    });
   }, 30_000);
 });

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { LIMITS } from "#shared/limits";
-import { isRole, visibleTo, type CommunityRole } from "#shared/roles";
+import { visibleTo, type CommunityRole } from "#shared/roles";
 import type { AppContext, Viewer } from "#server/context";
 import { checkCommunityAccess, findCommunityCached, memberRole } from "#server/lib/community-access";
 import { postCommunityKey, postPageKey } from "#server/lib/public-cache";
@@ -44,19 +44,33 @@ const FEED_VIEWER_STATE_SQL = `
     LEFT JOIN LATERAL (SELECT 1 AS hit FROM saved_posts WHERE post_id = p.id AND user_id = $1 LIMIT 1) s ON true
     LEFT JOIN LATERAL (SELECT option_index FROM poll_votes WHERE post_id = p.id AND user_id = $1 LIMIT 1) v ON true`;
 
-type SharedPage = { rows: PostRow[]; next: string | null };
+/** A shared page: `at` is when its reading began; `items` and `json`, its serialized forms, are made on first use. */
+type SharedPage = { rows: PostRow[]; next: string | null; at: number; items?: string[]; json?: string };
 type ViewerState = Pick<
   PostRow,
   "id" | "liked" | "saved" | "vote_index" | "likes_count" | "comments_count" | "share_count" | "poll_data"
 >;
+/** A reader's like, save and vote of a page's posts: `ids` the posts read, `marked` those with any. */
+type KeptStates = { ids: Set<string>; marked: Map<string, Pick<PostRow, "liked" | "saved" | "vote_index">> };
+
+const NOTHING_MARKED = { liked: false, saved: false, vote_index: null };
+
+/** Each post of a shared page serialized for a reader who has not liked, saved or voted on it. */
+const itemsOf = (page: SharedPage) => (page.items ??= page.rows.map((r) => JSON.stringify(toPostDto(r))));
+const pageJson = (items: string[], next: string | null) =>
+  `{"items":[${items.join(",")}],"next_cursor":${JSON.stringify(next)}}`;
 
 /**
  * The feed: pinned posts first (first page only, at most five), then newest first, 50 a page by
  * keyset; approved posts the viewer's role may see, not hidden pending review, and on the first
- * page the viewer's own pending and hidden ones. The shared part of a page (by community, category, cursor and visibility) comes
- * from the feed cache; a signed-in viewer adds one query for their role and pending posts and one
- * for their likes, saves and votes and the current counters of the page's posts. Anonymous pages
- * may show counters up to two seconds old. Answers the serialized page (built field by field by
+ * page the viewer's own pending and hidden ones. The shared part of a page (by community, category,
+ * cursor and visibility) comes from the feed cache, kept serialized. A signed-in reader's part comes
+ * from the feed viewer cache (lib/feed-viewer-cache.ts, decision 0025): their role from the member
+ * cache, their pending posts, and their like, save and vote of the page's posts; read when missing
+ * (at most two statements: role with pending posts, then the states with fresh counters) and then
+ * kept until the database announces a change. Counters are the shared page's, at most two seconds
+ * old, as for anonymous readers, except the posts whose counters this process changed since the page
+ * was made: those come fresh with the states. Answers the serialized page (built field by field by
  * toPostDto, so nothing beyond the schema can slip in).
  */
 export async function findFeed({
@@ -75,21 +89,32 @@ export async function findFeed({
   const community = await findCommunityCached(ctx, idOrSlug);
   const after = decodeCursor(cursor);
   const limit = LIMITS.feedPageSize;
+  const cache = ctx.feedViewerCache;
   let role: CommunityRole | null = null;
   let pending: PostRow[] = [];
   if (viewer) {
-    if (after) {
-      // A later page: the role from the member cache (community-access.ts), no statement.
+    const pendingKey = `${community.id}:${viewer.id}:${categoryId ?? ""}`;
+    const keptPending = after ? [] : cache.pending.get<PostRow[]>(pendingKey);
+    if (keptPending) {
+      // The role from the member cache (community-access.ts): no statement once kept.
       role = await memberRole(ctx, community.id, viewer.id);
+      pending = keptPending;
     } else {
-      // A prepared statement: it runs on every signed-in first page, so PostgreSQL plans it once.
-      const res = await ctx.pool.query<{ role: string | null; pending: PostRow[] | null }>({
-        name: "feed_role_pending",
-        text: FEED_ROLE_PENDING_SQL,
-        values: [community.id, viewer.id, categoryId ?? null],
-      });
-      role = isRole(res.rows[0]?.role) ? (res.rows[0].role as CommunityRole) : null;
-      pending = res.rows[0]?.pending ?? [];
+      // One prepared statement (PostgreSQL plans it once) reads the role with the pending posts; each
+      // is kept unless what it depends on changes while it runs.
+      let read: Promise<{ role: string | null; pending: PostRow[] | null } | undefined> | undefined;
+      const both = () =>
+        (read ??= ctx.pool
+          .query<{ role: string | null; pending: PostRow[] | null }>({
+            name: "feed_role_pending",
+            text: FEED_ROLE_PENDING_SQL,
+            values: [community.id, viewer.id, categoryId ?? null],
+          })
+          .then((res) => res.rows[0]));
+      [role, pending] = await Promise.all([
+        memberRole(ctx, community.id, viewer.id, async () => (await both())?.role),
+        cache.pending.getOrCompute(pendingKey, async () => (await both())?.pending ?? []),
+      ]);
     }
   }
   checkCommunityAccess(community, role);
@@ -98,6 +123,7 @@ export async function findFeed({
   // The shared part of the page, made once for every request that asks while it is made.
   const sharedPage = () =>
     ctx.feedCache.getOrCompute<SharedPage>(key, async () => {
+      const at = Date.now();
       const conditions = [
         sql`p.community_id = ${community.id}`,
         sql`p.deleted_at IS NULL`,
@@ -115,36 +141,61 @@ export async function findFeed({
          WHERE ${sql.join(conditions, sql` AND `)}
          ORDER BY p.is_pinned DESC, p.created_at DESC, p.id DESC
          LIMIT ${limit + 1}`);
-      return keysetPage(res.rows, limit, (r) => ({ t: r.created_at_raw, id: r.id }));
+      return { ...keysetPage(res.rows, limit, (r) => ({ t: r.created_at_raw, id: r.id })), at };
     });
-  // Anonymous visitors all get the same bytes, likewise made once.
-  if (!viewer) {
-    return ctx.feedCache.getOrCompute<string>(`${key}:json`, async () => {
-      const page = await sharedPage();
-      return JSON.stringify({ items: page.rows.map((r) => toPostDto(r)), next_cursor: page.next });
-    });
-  }
   const page = await sharedPage();
-  let rows = page.rows;
-  if (rows.length) {
-    const res = await ctx.pool.query<ViewerState>({
-      name: "feed_viewer_state",
-      text: FEED_VIEWER_STATE_SQL,
-      values: [viewer.id, rows.map((r) => r.id)],
-    });
-    const states = new Map(res.rows.map((r) => [r.id, r]));
-    rows = rows.map((r) => {
-      const state = states.get(r.id);
-      // Counters come fresh with the viewer's state: a signed-in viewer never sees them lag.
-      return state ? { ...r, ...state } : r;
-    });
+  // Anonymous visitors all get the same bytes, as does a reader with nothing of theirs on the page.
+  if (!viewer) return (page.json ??= pageJson(itemsOf(page), page.next));
+  const rows = pending.length ? [...page.rows, ...pending] : page.rows;
+  if (!rows.length) return pageJson([], page.next);
+
+  // The reader's like, save and vote of these posts: kept, or read with fresh counters.
+  const statesKey = `${viewer.id}:${key}`;
+  let fresh: Map<string, ViewerState> | null = null;
+  let kept = cache.states.get<KeptStates>(statesKey);
+  if (kept && (!rows.every((r) => kept!.ids.has(r.id)) || rows.some((r) => cache.touchedSince(r.id, page.at)))) {
+    kept = undefined;
   }
+  if (!kept) {
+    cache.states.delete(statesKey);
+    let read: Map<string, ViewerState> | undefined;
+    kept = await cache.states.getOrCompute<KeptStates>(statesKey, async () => {
+      const res = await ctx.pool.query<ViewerState>({
+        name: "feed_viewer_state",
+        text: FEED_VIEWER_STATE_SQL,
+        values: [viewer.id, rows.map((r) => r.id)],
+      });
+      read = new Map(res.rows.map((r) => [r.id, r]));
+      const marked: KeptStates["marked"] = new Map();
+      for (const r of res.rows) {
+        if (r.liked || r.saved || r.vote_index !== null) {
+          marked.set(r.id, { liked: r.liked, saved: r.saved, vote_index: r.vote_index });
+        }
+      }
+      return { ids: new Set(rows.map((r) => r.id)), marked };
+    });
+    // Counters come fresh with a read of this request's own (a shared read's may be older than the page).
+    fresh = read ?? null;
+  }
+  // A post of the page with the reader's part: what was read, or else nothing liked, saved or voted.
+  const own = (r: PostRow): PostRow => ({
+    ...r,
+    ...NOTHING_MARKED,
+    ...(fresh?.get(r.id) ?? kept!.marked.get(r.id)),
+  });
+  const base = itemsOf(page);
+  if (!fresh && !pending.length && !page.rows.some((r) => kept!.marked.has(r.id))) {
+    return (page.json ??= pageJson(base, page.next));
+  }
+  const items = page.rows.map((r, i) =>
+    fresh || kept!.marked.has(r.id) ? JSON.stringify(toPostDto(own(r))) : base[i],
+  );
   if (pending.length) {
     // The viewer's own posts waiting for approval, after the pinned ones.
-    const pinned = rows.filter((r) => r.is_pinned);
-    rows = [...pinned, ...pending, ...rows.slice(pinned.length)];
+    const pinned = page.rows.filter((r) => r.is_pinned).length;
+    items.splice(pinned, 0, ...pending.map((r) => JSON.stringify(toPostDto(own(r)))));
   }
-  return JSON.stringify({ items: rows.map((r) => toPostDto(r)), next_cursor: page.next });
+  return pageJson(items, page.next);
 }
 
 /**
@@ -173,9 +224,20 @@ export async function findPublicPost({ ctx, postId }: { ctx: AppContext; postId:
   return made ?? page(communityId);
 }
 
-/** Drops this process's anonymous page of a post whose counters changed. */
-export const forgetPostPage = (ctx: AppContext, communityId: string, postId: string) =>
+/**
+ * After a write that changed a post's counters (likes, votes, shares, comments): drops this process's
+ * anonymous page of the post, and signed-in feed pages here read the post's counters afresh.
+ */
+export function forgetPostPage(ctx: AppContext, communityId: string, postId: string) {
   ctx.feedCache.delete(postPageKey(communityId, postId));
+  ctx.feedViewerCache.touch(postId);
+}
 
-/** This process drops the community's cached feed pages at once; other processes hear it from the database. */
-export const forgetFeed = (ctx: AppContext, communityId: string) => ctx.feedCache.clearScope(communityId);
+/**
+ * This process drops the community's cached feed pages, and its readers' kept pending posts, at once;
+ * other processes hear it from the database.
+ */
+export function forgetFeed(ctx: AppContext, communityId: string) {
+  ctx.feedCache.clearScope(communityId);
+  ctx.feedViewerCache.pending.clearScope(communityId);
+}

@@ -315,6 +315,7 @@ export async function toggleLike({ ctx, viewer, postId }: { ctx: AppContext; vie
     });
   }
   forgetPostPage(ctx, access.community.id, postId);
+  ctx.feedViewerCache.forgetViewer(viewer.id);
   // The author's points moved (and the liker may have joined): read afresh here at once.
   forgetMembers(ctx, access.community.id, [access.post.author_id, viewer.id]);
   return result;
@@ -328,6 +329,7 @@ export async function toggleSave({ ctx, viewer, postId }: { ctx: AppContext; vie
     .where(and(eq(savedPosts.postId, postId), eq(savedPosts.userId, viewer.id)))
     .returning({ postId: savedPosts.postId });
   if (removed.length === 0) await ctx.db.insert(savedPosts).values({ postId, userId: viewer.id }).onConflictDoNothing();
+  ctx.feedViewerCache.forgetViewer(viewer.id);
   return { saved: removed.length === 0 };
 }
 
@@ -407,6 +409,7 @@ export async function votePoll({
        WHERE id = ${postId}`);
   });
   forgetPostPage(ctx, access.community.id, postId);
+  ctx.feedViewerCache.forgetViewer(viewer.id);
   return loadPost(ctx.db, postId, viewer.id);
 }
 

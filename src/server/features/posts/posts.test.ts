@@ -1,7 +1,15 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "#shared/messages";
-import { api, createTestApp, signedInUser, upload, type TestApp } from "#server/test/harness";
+import {
+  api,
+  countStatements,
+  createTestApp,
+  readUntil,
+  signedInUser,
+  upload,
+  type TestApp,
+} from "#server/test/harness";
 
 let t: TestApp;
 let http: ReturnType<typeof api>;
@@ -243,6 +251,78 @@ describe("polls", () => {
       await post(c, owner, { type: "poll", content: "?", poll: { options: ["a", "b"], duration_hours: 0 } })
     ).body;
     expect(forever.poll).toMatchObject({ expires_at: null, closed: false });
+  });
+});
+
+describe("a signed-in reader's feed, kept per process (decision 0025)", () => {
+  type Item = { id: string; liked: boolean; saved: boolean; likes_count: number; user_vote_index: number | null };
+  const feed = async (c: { id: string }, u: User) =>
+    (await http.get(`/api/communities/${c.id}/posts`, { cookie: u.cookie })).body.items as (Item & {
+      poll: { total_votes: number | null } | null;
+    })[];
+  const itemOf = async (c: { id: string }, u: User, id: string) => (await feed(c, u)).find((x) => x.id === id)!;
+  // Repeats `run` until it makes no statement: the announcements of the writes before it (heard a
+  // moment later) and the counters this process changed (read afresh for the feed cache's two
+  // seconds) are behind it then. Answers the statements of the last run.
+  const settled = (run: () => Promise<unknown>) =>
+    readUntil(
+      () => countStatements(t, run),
+      (n) => n === 0,
+      10_000,
+    );
+
+  it("a repeated page makes no statement; the reader's own like, save and vote, and the like's count, show on the next one", async () => {
+    const owner = await signedInUser(t);
+    const reader = await signedInUser(t);
+    const fan = await signedInUser(t);
+    const c = await community(owner);
+    await join(c, reader);
+    await join(c, fan);
+    const text = (await post(c, owner, { content: "Kept for readers" })).body;
+    const poll = (await post(c, owner, { type: "poll", content: "Which?", poll: { options: ["a", "b"] } })).body;
+
+    const first = await feed(c, reader);
+    expect(first.map((x) => x.id)).toEqual([poll.id, text.id]);
+    expect(await settled(() => feed(c, reader))).toBe(0);
+    expect(await feed(c, reader)).toEqual(first);
+
+    expect((await http.post(`/api/posts/${text.id}/like`, {}, { cookie: reader.cookie })).status).toBe(200);
+    expect(await itemOf(c, reader, text.id)).toMatchObject({ liked: true, saved: false, likes_count: 1 });
+    expect((await http.post(`/api/posts/${text.id}/save`, {}, { cookie: reader.cookie })).status).toBe(200);
+    expect(await itemOf(c, reader, text.id)).toMatchObject({ liked: true, saved: true, likes_count: 1 });
+    expect((await http.post(`/api/posts/${poll.id}/vote`, { option_index: 1 }, { cookie: reader.cookie })).status).toBe(
+      200,
+    );
+    expect(await itemOf(c, reader, poll.id)).toMatchObject({ user_vote_index: 1, poll: { total_votes: 1 } });
+    // Someone else's like in this process moves the count the reader sees at once; theirs stays theirs.
+    expect((await http.post(`/api/posts/${text.id}/like`, {}, { cookie: fan.cookie })).status).toBe(200);
+    expect(await itemOf(c, reader, text.id)).toMatchObject({ liked: true, likes_count: 2 });
+    expect(await itemOf(c, fan, text.id)).toMatchObject({ liked: true, saved: false, likes_count: 2 });
+    expect(await itemOf(c, fan, poll.id)).toMatchObject({ user_vote_index: null, poll: { total_votes: null } });
+    expect((await http.post(`/api/posts/${text.id}/like`, {}, { cookie: reader.cookie })).status).toBe(200);
+    expect(await itemOf(c, reader, text.id)).toMatchObject({ liked: false, saved: true, likes_count: 1 });
+    // Kept again: what the database says, with no statement.
+    expect(await settled(() => feed(c, reader))).toBe(0);
+    const kept = await feed(c, reader);
+    expect(kept.find((x) => x.id === text.id)).toMatchObject({ liked: false, saved: true });
+    expect(kept.find((x) => x.id === poll.id)).toMatchObject({ user_vote_index: 1 });
+  });
+
+  it("the reader's own pending post shows on their first page as soon as it is made, and leaves it when rejected", async () => {
+    const owner = await signedInUser(t);
+    const member = await signedInUser(t);
+    const c = await community(owner, { moderation: true });
+    await join(c, member);
+    await post(c, owner, { content: "Approved already" });
+    expect((await feed(c, member)).map((x) => x.id)).toHaveLength(1);
+    expect(await settled(() => feed(c, member))).toBe(0);
+    const p = (await post(c, member, { content: "Waiting" })).body;
+    expect((await feed(c, member)).map((x) => x.id)).toContain(p.id);
+    expect((await feed(c, owner)).map((x) => x.id)).not.toContain(p.id);
+    expect((await http.post(`/api/posts/${p.id}/review`, { approve: false }, { cookie: owner.cookie })).status).toBe(
+      200,
+    );
+    expect((await feed(c, member)).map((x) => x.id)).not.toContain(p.id);
   });
 });
 
