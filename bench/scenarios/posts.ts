@@ -28,10 +28,15 @@ import { cores, int, pct } from "../lib/format";
 
 const D = POSTS_DATASET;
 const CONNECTIONS = 50;
+/** The feed's goals (issue 9): anonymous pages; a signed-in page's (issue 23) are below. */
 const RATIO_GOAL = 0.2;
 const SERVER_P95_GOAL_MS = 30;
 const SQL_GOAL = 3;
-const TOGGLES_GOAL = 1000;
+/** Issue 23, item 3: a signed-in feed page, and one post signed in. */
+const SIGNED_IN_RATIO_GOAL = 0.15;
+const SIGNED_IN_SQL_GOAL = 2;
+/** Issue 23, item 4. */
+const TOGGLES_GOAL = 1500;
 /** The issue asks for toggles sustained over at least this many seconds. */
 const TOGGLE_MIN_SECONDS = 10;
 const PAGE_SIZE = 50;
@@ -207,38 +212,50 @@ export const posts: Scenario = {
           : anonymousPage.items.find((p, i) => i >= D.pinned.length && p.visibility === "public")!;
       const publicPath = `/api/posts/${publicPost.id}`;
 
-      const reads = [
+      const signedInFeed = { goal: SIGNED_IN_RATIO_GOAL, sqlGoal: SIGNED_IN_SQL_GOAL, p95Goal: SERVER_P95_GOAL_MS };
+      const anonymousFeed = { goal: RATIO_GOAL, sqlGoal: SQL_GOAL, p95Goal: SERVER_P95_GOAL_MS };
+      const reads: {
+        endpoint: string;
+        path: string;
+        baselinePath: string;
+        headers: Record<string, string>;
+        goal?: number;
+        sqlGoal?: number;
+        p95Goal?: number;
+      }[] = [
         {
           endpoint: "GET …/posts (feed page 1, signed in)",
           path: feedPath,
           baselinePath: feedPath,
           headers: signedIn,
+          ...signedInFeed,
         },
         {
           endpoint: "GET …/posts (feed page 1, anonymous)",
           path: feedPath,
           baselinePath: `${feedPath}?anonymous`,
           headers: {},
+          ...anonymousFeed,
         },
         {
           endpoint: `GET …/posts?cursor=… (page ${int(DEEP_PAGE)}, signed in)`,
           path: deepPath,
           baselinePath: deepPath,
           headers: signedIn,
+          ...signedInFeed,
         },
         {
           endpoint: `GET /api/posts/:id (${likedPost.type} post, signed in)`,
           path: postPath,
           baselinePath: postPath,
           headers: signedIn,
-          notFeed: true,
+          goal: SIGNED_IN_RATIO_GOAL,
         },
         {
           endpoint: `GET /api/posts/:id (${publicPost.type} post, anonymous)`,
           path: publicPath,
           baselinePath: `${publicPath}?anonymous`,
           headers: {},
-          notFeed: true,
         },
       ];
       const fixed: Record<string, FixedResponse> = {};
@@ -290,11 +307,11 @@ export const posts: Scenario = {
             non2xx,
             errors,
             reference: { label: "bare node:http", requestsPerSecond: c.baseline.requestsPerSecond },
-            goal: read.notFeed ? undefined : RATIO_GOAL,
+            goal: read.goal,
             serverP95: server?.p95,
-            serverP95GoalMs: read.notFeed ? undefined : SERVER_P95_GOAL_MS,
+            serverP95GoalMs: read.p95Goal,
             sql,
-            sqlGoal: read.notFeed ? undefined : SQL_GOAL,
+            sqlGoal: read.sqlGoal,
             responseBytes: body.length,
           });
           details.push(
@@ -339,11 +356,13 @@ export const posts: Scenario = {
     return {
       rows,
       notes: [
-        `Goals (issue): the feed (checked on every feed row) at most ${SQL_GOAL} SQL statements per request, ` +
-          `server p95 under ${SERVER_P95_GOAL_MS} ms and at least ${Math.round(RATIO_GOAL * 100)}% of a bare ` +
-          `\`node:http\` server answering the same bytes; like toggles at least ${int(TOGGLES_GOAL)} per second ` +
-          `sustained over at least ${TOGGLE_MIN_SECONDS} s, with exact counters. One post (signed in or anonymous) ` +
-          `has no goal.`,
+        `Goals: an anonymous feed page (issue 9) at most ${SQL_GOAL} SQL statements per request, server p95 under ` +
+          `${SERVER_P95_GOAL_MS} ms and at least ${Math.round(RATIO_GOAL * 100)}% of a bare \`node:http\` server ` +
+          `answering the same bytes; a signed-in feed page (issue 23) at most ${SIGNED_IN_SQL_GOAL} statements, server ` +
+          `p95 under ${SERVER_P95_GOAL_MS} ms and at least ${Math.round(SIGNED_IN_RATIO_GOAL * 100)}%; one post ` +
+          `signed in at least ${Math.round(SIGNED_IN_RATIO_GOAL * 100)}% (issue 23; anonymous, no goal); like ` +
+          `toggles at least ${int(TOGGLES_GOAL)} per second (issue 23) sustained over at least ${TOGGLE_MIN_SECONDS} s, ` +
+          `with exact counters.`,
         `Data set \`${dataset.name}-${dataset.key}\` (\`bench/datasets/posts.ts\`): one public community of ` +
           `${int(facts.members)} members with ${int(facts.posts)} posts over a year (${types}; ${facts.pinned} pinned, ` +
           `${int(facts.pending)} waiting for approval, ${int(facts.deleted)} deleted; ${int(facts.visibleToViewer)} ` +

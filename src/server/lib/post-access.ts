@@ -7,7 +7,8 @@ import { can, COMMUNITY_ROLES, isRole, mayViewPost, type CommunityRole } from "#
 import type { Queryable } from "#server/db/client";
 import { AppError } from "./errors";
 
-const postNotFound = () => new AppError("NOT_FOUND", MSG.postNotFound);
+/** The answer to a post the viewer may not see: the same as to one that does not exist. */
+export const postNotFound = () => new AppError("NOT_FOUND", MSG.postNotFound);
 
 /** The condition on a role (an SQL expression, NULL for a non-member) under which mayViewPost allows a visibility. */
 function roleCondition(v: PostVisibility): string | null {
@@ -71,6 +72,23 @@ export type PostAccess = {
 };
 
 /**
+ * Whether a viewer whose role in the post's community is `role` may read the (not deleted) post: the
+ * community is public or they are a member; its visibility allows their role; it is approved and not
+ * hidden pending review, unless it is their own or they moderate the community. requirePost and the
+ * kept post pages (posts.feed.ts) decide with it; postReadable is the same rule for lists, in SQL.
+ */
+export function mayReadPost(
+  post: Pick<AccessPost, "visibility" | "is_approved" | "is_hidden" | "author_id">,
+  communityVisibility: string,
+  role: CommunityRole | null,
+  viewerId: string | null | undefined,
+): boolean {
+  if (communityVisibility === "private" && !role) return false;
+  if (!mayViewPost(role, post.visibility)) return false;
+  return (post.is_approved && !post.is_hidden) || post.author_id === viewerId || can(role, "moderate_posts");
+}
+
+/**
  * A post the viewer may see, with its community and the viewer's role, in one query. Anything the
  * viewer may not see (private community, visibility, someone else's pending post or post hidden
  * pending review, deleted) answers exactly like a post that does not exist. A pending or hidden
@@ -95,9 +113,7 @@ export async function requirePost(
   const r = res.rows[0];
   if (!r) throw postNotFound();
   const role = isRole(r.role) ? r.role : null;
-  if (r.c_visibility === "private" && !role) throw postNotFound();
-  if (!mayViewPost(role, r.visibility)) throw postNotFound();
-  if ((!r.is_approved || r.is_hidden) && r.author_id !== viewerId && !can(role, "moderate_posts")) throw postNotFound();
+  if (!mayReadPost(r, r.c_visibility, role, viewerId)) throw postNotFound();
   return {
     post: {
       id: r.id,

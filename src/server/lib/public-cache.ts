@@ -27,6 +27,8 @@ const scopeOf = (key: string) => {
  * counters (likes, votes, shares, comments) drop it in their own process.
  */
 export const postPageKey = (communityId: string, postId: string) => `${communityId}:post:${postId}`;
+/** A post's columns shared by every signed-in viewer, kept in the feed cache under its community's scope. */
+export const sharedPostKey = (communityId: string, postId: string) => `${communityId}:spost:${postId}`;
 /** Which community a post is in, kept in the public cache (dropped when any community changes). */
 export const postCommunityKey = (postId: string) => `post-community:${postId}`;
 

@@ -2,8 +2,9 @@ import { sql } from "drizzle-orm";
 import { LIMITS } from "#shared/limits";
 import { visibleTo, type CommunityRole } from "#shared/roles";
 import type { AppContext, Viewer } from "#server/context";
-import { checkCommunityAccess, findCommunityCached, memberRole } from "#server/lib/community-access";
-import { postCommunityKey, postPageKey } from "#server/lib/public-cache";
+import { checkCommunityAccess, findCommunityCached, isUuid, memberRole } from "#server/lib/community-access";
+import { mayReadPost, postNotFound } from "#server/lib/post-access";
+import { postCommunityKey, postPageKey, sharedPostKey } from "#server/lib/public-cache";
 import {
   decodeCursor,
   findPost,
@@ -52,6 +53,16 @@ type ViewerState = Pick<
 >;
 /** A reader's like, save and vote of a page's posts: `ids` the posts read, `marked` those with any. */
 type KeptStates = { ids: Set<string>; marked: Map<string, Pick<PostRow, "liked" | "saved" | "vote_index">> };
+
+/** What is kept of a reader's states read for the posts `ids`: only the posts with something of theirs. */
+function statesOf(ids: string[], read: ViewerState[]): KeptStates {
+  const marked: KeptStates["marked"] = new Map();
+  for (const r of read) {
+    if (r.liked || r.saved || r.vote_index !== null)
+      marked.set(r.id, { liked: r.liked, saved: r.saved, vote_index: r.vote_index });
+  }
+  return { ids: new Set(ids), marked };
+}
 
 const NOTHING_MARKED = { liked: false, saved: false, vote_index: null };
 
@@ -166,13 +177,10 @@ export async function findFeed({
         values: [viewer.id, rows.map((r) => r.id)],
       });
       read = new Map(res.rows.map((r) => [r.id, r]));
-      const marked: KeptStates["marked"] = new Map();
-      for (const r of res.rows) {
-        if (r.liked || r.saved || r.vote_index !== null) {
-          marked.set(r.id, { liked: r.liked, saved: r.saved, vote_index: r.vote_index });
-        }
-      }
-      return { ids: new Set(rows.map((r) => r.id)), marked };
+      return statesOf(
+        rows.map((r) => r.id),
+        res.rows,
+      );
     });
     // Counters come fresh with a read of this request's own (a shared read's may be older than the page).
     fresh = read ?? null;
@@ -222,6 +230,72 @@ export async function findPublicPost({ ctx, postId }: { ctx: AppContext; postId:
     return found.community.id;
   });
   return made ?? page(communityId);
+}
+
+/** A post's columns shared by every viewer, and whether it is deleted, kept under its community's scope. */
+type SharedPost = { row: PostRow & { is_deleted: boolean }; at: number };
+
+/**
+ * One post as a signed-in viewer sees it, serialized, with the community's card and the viewer's
+ * role: the same answer as findPost, made from kept parts (issue 23, decision 0025). The post's
+ * shared columns are kept in the feed cache under its community's scope (dropped in every process
+ * when the community's posts change, at most 2 s old otherwise, read afresh when this process
+ * changed its counters since), the community from the public cache, the role from the member cache,
+ * the viewer's like, save and vote from the feed viewer cache. Access is decided on them with
+ * mayReadPost, the rule requirePost applies: a post the viewer may not see answers as one that
+ * does not exist.
+ */
+export async function findPostForViewer({
+  ctx,
+  viewer,
+  postId,
+}: {
+  ctx: AppContext;
+  viewer: Viewer;
+  postId: string;
+}): Promise<string> {
+  if (!isUuid(postId)) throw postNotFound();
+  const communityId = await ctx.publicCache.getOrCompute(postCommunityKey(postId), async () => {
+    const res = await ctx.pool.query<{ community_id: string }>({
+      name: "post_community",
+      text: "SELECT community_id FROM posts WHERE id = $1",
+      values: [postId],
+    });
+    return res.rows[0]?.community_id ?? "";
+  });
+  if (!communityId) throw postNotFound();
+  const [community, role, shared] = await Promise.all([
+    findCommunityCached(ctx, communityId),
+    memberRole(ctx, communityId, viewer.id),
+    ctx.feedCache.getOrCompute<SharedPost | null>(sharedPostKey(communityId, postId), async () => {
+      const at = Date.now();
+      const res = await ctx.db.execute<SharedPost["row"]>(sql`
+        SELECT ${sharedPostColumns}, p.deleted_at IS NOT NULL AS is_deleted FROM posts p WHERE p.id = ${postId}`);
+      return res.rows[0] ? { row: res.rows[0], at } : null;
+    }),
+  ]);
+  const post = shared?.row;
+  if (!post || post.is_deleted) throw postNotFound();
+  if (!mayReadPost({ ...post, is_hidden: post.hidden }, community.visibility, role, viewer.id)) throw postNotFound();
+
+  const statesKey = `${viewer.id}:post:${postId}`;
+  let fresh: ViewerState | undefined;
+  if (ctx.feedViewerCache.touchedSince(postId, shared.at)) ctx.feedViewerCache.states.delete(statesKey);
+  const kept = await ctx.feedViewerCache.states.getOrCompute<KeptStates>(statesKey, async () => {
+    const res = await ctx.pool.query<ViewerState>({
+      name: "feed_viewer_state",
+      text: FEED_VIEWER_STATE_SQL,
+      values: [viewer.id, [postId]],
+    });
+    fresh = res.rows[0];
+    return statesOf([postId], res.rows);
+  });
+  const row: PostRow = { ...post, ...NOTHING_MARKED, ...(fresh ?? kept.marked.get(postId)) };
+  return JSON.stringify({
+    post: toPostDto(row),
+    community: { id: community.id, slug: community.slug, name: community.name, icon_url: community.iconUrl },
+    viewer_role: role,
+  });
 }
 
 /**

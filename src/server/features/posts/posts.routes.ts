@@ -14,9 +14,9 @@ import { errorResponses, uploadResult } from "#server/lib/schemas";
 import { filePart } from "#server/lib/uploads";
 import { FILE_KINDS, MB, UPLOAD_MESSAGES } from "#shared/uploads";
 import { postDto, postPage } from "./post-dto";
-import { findFeed, findPublicPost } from "./posts.feed";
+import { findFeed, findPostForViewer, findPublicPost } from "./posts.feed";
 import { findPending, pinPost, reviewPost, warnAuthor } from "./posts.moderation";
-import { findPost, findSaved } from "./posts.queries";
+import { findSaved } from "./posts.queries";
 import {
   createPost,
   deletePost,
@@ -152,9 +152,11 @@ export const postRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     },
     async (request, reply) => {
       const viewer = await ctx.viewer(request);
-      if (viewer) return findPost({ ctx, viewer, postId: request.params.postId });
-      // Anonymous visitors all get the same bytes, kept in the cache and sent as they are.
-      const body = await findPublicPost({ ctx, postId: request.params.postId });
+      // Anonymous visitors all get the same bytes, kept in the cache and sent as they are; a signed-in
+      // viewer's answer is made from kept parts (decision 0025).
+      const body = viewer
+        ? await findPostForViewer({ ctx, viewer, postId: request.params.postId })
+        : await findPublicPost({ ctx, postId: request.params.postId });
       return (reply as FastifyReply).type("application/json; charset=utf-8").send(body);
     },
   );

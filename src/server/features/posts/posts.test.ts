@@ -1,6 +1,8 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "#shared/messages";
+import type { Viewer } from "#server/context";
+import { findPost } from "./posts.queries";
 import {
   api,
   countStatements,
@@ -306,6 +308,48 @@ describe("a signed-in reader's feed, kept per process (decision 0025)", () => {
     const kept = await feed(c, reader);
     expect(kept.find((x) => x.id === text.id)).toMatchObject({ liked: false, saved: true });
     expect(kept.find((x) => x.id === poll.id)).toMatchObject({ user_vote_index: 1 });
+  });
+
+  it("one post, signed in, answers what the database says, and only to whom may read it", async () => {
+    const owner = await signedInUser(t);
+    const member = await signedInUser(t);
+    const outsider = await signedInUser(t);
+    const c = await community(owner, { moderation: true });
+    await join(c, member);
+    const open = (await post(c, owner, { type: "poll", content: "Which?", poll: { options: ["a", "b"] } })).body;
+    const mine = (await post(c, member, { content: "Waiting for approval" })).body;
+    const truth = async (u: User, id: string) =>
+      JSON.parse(JSON.stringify(await findPost({ ctx: t.app.ctx, viewer: { id: u.id } as Viewer, postId: id })));
+    const page = async (u: User, id: string) => {
+      const res = await http.get(`/api/posts/${id}`, { cookie: u.cookie });
+      return res.status === 200 ? res.body : res.status;
+    };
+    expect(await page(member, open.id)).toEqual(await truth(member, open.id));
+    expect((await http.post(`/api/posts/${open.id}/like`, {}, { cookie: member.cookie })).status).toBe(200);
+    expect((await http.post(`/api/posts/${open.id}/save`, {}, { cookie: member.cookie })).status).toBe(200);
+    expect((await http.post(`/api/posts/${open.id}/vote`, { option_index: 0 }, { cookie: member.cookie })).status).toBe(
+      200,
+    );
+    const liked = await page(member, open.id);
+    expect(liked).toMatchObject({ post: { liked: true, saved: true, likes_count: 1, user_vote_index: 0 } });
+    expect(liked).toEqual(await truth(member, open.id));
+    expect(await page(owner, open.id)).toEqual(await truth(owner, open.id));
+    expect(await page(outsider, open.id)).toEqual(await truth(outsider, open.id));
+    // A pending post: its author and the owner, no one else.
+    expect(await page(member, mine.id)).toEqual(await truth(member, mine.id));
+    expect(await page(owner, mine.id)).toEqual(await truth(owner, mine.id));
+    expect(await page(outsider, mine.id)).toBe(404);
+    // Made private: an outsider is refused at once; a member still reads.
+    await http.patch(`/api/communities/${c.id}`, { visibility: "private" }, { cookie: owner.cookie });
+    expect(await page(outsider, open.id)).toBe(404);
+    expect(await page(member, open.id)).toEqual(await truth(member, open.id));
+    // Deleted: gone for everyone.
+    expect((await http.delete(`/api/posts/${open.id}`, { cookie: owner.cookie })).status).toBe(204);
+    expect(await page(member, open.id)).toBe(404);
+    expect(await page(member, "00000000-0000-4000-8000-000000000000")).toBe(404);
+    expect(await page(member, "not-a-post")).toBe(404);
+    // Kept: a repeated page makes no statement.
+    expect(await settled(() => page(owner, mine.id))).toBe(0);
   });
 
   it("the reader's own pending post shows on their first page as soon as it is made, and leaves it when rejected", async () => {
