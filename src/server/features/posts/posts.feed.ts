@@ -64,6 +64,21 @@ function statesOf(ids: string[], read: ViewerState[]): KeptStates {
   return { ids: new Set(ids), marked };
 }
 
+/**
+ * How a shared item ends: toPostDto puts the reader's fields last. A like or save (or a vote on a
+ * poll that shows its results anyway) changes only this tail, so the reader's item is the shared one
+ * with its tail replaced rather than serialized again.
+ */
+const UNMARKED_TAIL = ',"liked":false,"saved":false,"user_vote_index":null}';
+
+/** The shared item `json` of post `r` with the reader's like, save and vote. */
+function withMark(json: string, r: PostRow, mark: Pick<PostRow, "liked" | "saved" | "vote_index">): string {
+  // A vote changes what a poll shows (its results): serialized again then.
+  const pollChanges = mark.vote_index !== null && r.poll_data !== null;
+  if (pollChanges || !json.endsWith(UNMARKED_TAIL)) return JSON.stringify(toPostDto({ ...r, ...mark }));
+  return `${json.slice(0, -UNMARKED_TAIL.length)},"liked":${mark.liked},"saved":${mark.saved},"user_vote_index":${JSON.stringify(mark.vote_index)}}`;
+}
+
 const NOTHING_MARKED = { liked: false, saved: false, vote_index: null };
 
 /** Each post of a shared page serialized for a reader who has not liked, saved or voted on it. */
@@ -195,9 +210,11 @@ export async function findFeed({
   if (!fresh && !pending.length && !page.rows.some((r) => kept!.marked.has(r.id))) {
     return (page.json ??= pageJson(base, page.next));
   }
-  const items = page.rows.map((r, i) =>
-    fresh || kept!.marked.has(r.id) ? JSON.stringify(toPostDto(own(r))) : base[i],
-  );
+  const items = page.rows.map((r, i) => {
+    if (fresh) return JSON.stringify(toPostDto(own(r)));
+    const mark = kept!.marked.get(r.id);
+    return mark ? withMark(base[i], r, mark) : base[i];
+  });
   if (pending.length) {
     // The viewer's own posts waiting for approval, after the pinned ones.
     const pinned = page.rows.filter((r) => r.is_pinned).length;

@@ -308,6 +308,11 @@ describe("a signed-in reader's feed, kept per process (decision 0025)", () => {
     const kept = await feed(c, reader);
     expect(kept.find((x) => x.id === text.id)).toMatchObject({ liked: false, saved: true });
     expect(kept.find((x) => x.id === poll.id)).toMatchObject({ user_vote_index: 1 });
+    // Each kept item (the shared one with the reader's part spliced in) is what the database says.
+    for (const item of kept) {
+      const truth = await findPost({ ctx: t.app.ctx, viewer: { id: reader.id } as Viewer, postId: item.id });
+      expect(item).toEqual(JSON.parse(JSON.stringify(truth.post)));
+    }
   });
 
   it("one post, signed in, answers what the database says, and only to whom may read it", async () => {
