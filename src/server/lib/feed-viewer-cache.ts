@@ -3,7 +3,7 @@ import { FEED_CHANNEL, PublicCache } from "./public-cache";
 
 /**
  * Channel on which the database announces a change to a person's likes, saves or votes (migration
- * 0031); payload: the user id.
+ * 0031); payload: `${userId}.${postId}`.
  */
 export const VIEWER_CHANNEL = "hearth_viewer";
 
@@ -15,12 +15,13 @@ const TOUCH_MS = 2_000;
  * - `states`: a reader's like, save and vote of the posts of the pages they read, under the scope
  *   of their user id, dropped in every process when the database announces a change to their likes,
  *   saves or votes (hearth_viewer, migration 0031) and here at once after their own write commits;
+ *   the announcement also touches the post (below), so its new counters show in every process;
  * - `pending`: a reader's own posts that others do not see yet (waiting for approval, hidden pending
  *   review), under the community's scope, dropped with the community's feed pages (hearth_feed);
  * - `touched`: the posts whose counters this process changed lately (likes, votes, comments,
- *   shares), so that a reader here never sees a page made before their own like with the like's
- *   new count missing; other processes' changes show within the feed cache's time to live, as for
- *   anonymous readers.
+ *   shares; and any process's likes and votes, once announced), so that a reader never sees a page
+ *   made before their own like with the like's new count missing; comments and shares made through
+ *   other processes show within the feed cache's time to live, as for anonymous readers.
  * Entries live at most a minute; nothing is kept while the LISTEN connection is down.
  */
 export class FeedViewerCache {
@@ -30,8 +31,13 @@ export class FeedViewerCache {
 
   constructor(listener: PgListener, opts: { ttlMs?: number; maxEntries?: number } = {}) {
     const common = { scoped: true, ttlMs: opts.ttlMs ?? 60_000, maxEntries: opts.maxEntries ?? 20_000 };
-    this.states = new PublicCache(listener, { ...common, channel: VIEWER_CHANNEL });
+    this.states = new PublicCache(listener, { ...common, channel: null });
     this.pending = new PublicCache(listener, { ...common, channel: FEED_CHANNEL });
+    listener.on(VIEWER_CHANNEL, (payload) => {
+      const dot = payload.lastIndexOf(".");
+      this.forgetViewer(dot < 0 ? payload : payload.slice(0, dot));
+      if (dot >= 0) this.touch(payload.slice(dot + 1));
+    });
   }
 
   /** Drops one reader's kept likes, saves and votes in this process (others hear the database). */

@@ -54,16 +54,19 @@ export class PublicCache {
   constructor(
     private readonly listener: PgListener,
     private readonly opts: {
-      channel?: string;
+      /** null: no channel of its own (its owner drops entries). */
+      channel?: string | null;
       ttlMs?: number;
       maxEntries?: number;
       /** Notifications name the scope (a community id) whose keys to drop; otherwise any drops all. */
       scoped?: boolean;
     } = {},
   ) {
-    listener.on(opts.channel ?? PUBLIC_CHANNEL, (payload) =>
-      opts.scoped && payload ? this.clearScope(payload) : this.clear(),
-    );
+    if (opts.channel !== null) {
+      listener.on(opts.channel ?? PUBLIC_CHANNEL, (payload) =>
+        opts.scoped && payload ? this.clearScope(payload) : this.clear(),
+      );
+    }
     listener.onReset(() => this.clear());
   }
 
