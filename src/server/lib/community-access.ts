@@ -138,11 +138,19 @@ export function memberRole(
 
 /**
  * Drops members' cached role and standing in this process at once, after the commit that changed
- * them, so the next request here reads the change; other processes drop them when the database's
- * announcement arrives (migration 0028), moments later.
+ * them, with their unread notification count (which depends on what they may see), so the next
+ * request here reads the change; other processes drop them when the database's announcement
+ * arrives (migration 0028), moments later.
  */
-export function forgetMembers(ctx: Pick<AppContext, "memberCache">, communityId: string, userIds: readonly string[]) {
-  for (const id of userIds) ctx.memberCache.clearScope(memberScope(communityId, id));
+export function forgetMembers(
+  ctx: Pick<AppContext, "memberCache" | "unreadCache">,
+  communityId: string,
+  userIds: readonly string[],
+) {
+  for (const id of userIds) {
+    ctx.memberCache.clearScope(memberScope(communityId, id));
+    ctx.unreadCache.forgetUser(id);
+  }
 }
 
 /** A user's role in a community ($1 community, $2 user), as a prepared statement's text. */

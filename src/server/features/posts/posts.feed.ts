@@ -94,10 +94,12 @@ const pageJson = (items: string[], next: string | null) =>
  * from the feed viewer cache (lib/feed-viewer-cache.ts, decision 0025): their role from the member
  * cache, their pending posts, and their like, save and vote of the page's posts; read when missing
  * (at most two statements: role with pending posts, then the states with fresh counters) and then
- * kept until the database announces a change. Counters are the shared page's, at most two seconds
- * old, as for anonymous readers, except the posts whose counters this process changed since the page
- * was made: those come fresh with the states. Answers the serialized page (built field by field by
- * toPostDto, so nothing beyond the schema can slip in).
+ * kept until the database announces a change. Counters are the shared page's, except for the posts
+ * touched since the page was made (liked or voted on through any process, shared or commented on
+ * through this one): those come fresh with the states; comments and shares made through another
+ * process show within two seconds, as for anonymous readers. Answers the serialized page (built
+ * field by field by toPostDto, so nothing beyond the schema can slip in); a liked or saved post's
+ * item is the shared one with the reader's tail spliced in (withMark).
  */
 export async function findFeed({
   ctx,
