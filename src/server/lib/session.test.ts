@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, type HearthApp } from "#server/app";
-import { api, createTestApp, signedInUser, type TestApp } from "#server/test/harness";
+import { api, createTestApp, readUntil, signedInUser, type TestApp } from "#server/test/harness";
 
 let t: TestApp;
 let other: HearthApp;
@@ -15,16 +15,6 @@ afterAll(async () => {
   await t.close();
 });
 
-async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 2000): Promise<T> {
-  const end = Date.now() + ms;
-  let v = await fn();
-  while (!ok(v) && Date.now() < end) {
-    await new Promise((r) => setTimeout(r, 20));
-    v = await fn();
-  }
-  return v;
-}
-
 describe("cached session lookup", () => {
   it("is cached, and a sign-out through one process ends the session in the other", async () => {
     const u = await signedInUser(t);
@@ -35,7 +25,7 @@ describe("cached session lookup", () => {
     // Same process: at once.
     expect((await api(t.app).get("/api/me", { cookie: u.cookie })).body.user).toBeNull();
     // Other process: as soon as the database's notification arrives.
-    const res = await eventually(
+    const res = await readUntil(
       () => b.get("/api/me", { cookie: u.cookie }),
       (r) => r.body.user === null,
     );
@@ -48,7 +38,7 @@ describe("cached session lookup", () => {
     expect((await b.get("/api/me", { cookie: u.cookie })).body.profile.headline).toBe("");
     await api(t.app).patch("/api/me/profile", { headline: "Changed elsewhere" }, { cookie: u.cookie });
     expect((await api(t.app).get("/api/me", { cookie: u.cookie })).body.profile.headline).toBe("Changed elsewhere");
-    const res = await eventually(
+    const res = await readUntil(
       () => b.get("/api/me", { cookie: u.cookie }),
       (r) => r.body.profile.headline === "Changed elsewhere",
     );
@@ -60,7 +50,7 @@ describe("cached session lookup", () => {
     const b = api(other);
     expect((await b.get("/api/me", { cookie: u.cookie })).body.user).not.toBeNull();
     await t.database.pool.query(`DELETE FROM session WHERE user_id = $1`, [u.id]);
-    const res = await eventually(
+    const res = await readUntil(
       () => b.get("/api/me", { cookie: u.cookie }),
       (r) => r.body.user === null,
     );

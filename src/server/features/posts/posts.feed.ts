@@ -65,6 +65,38 @@ function statesOf(ids: string[], read: ViewerState[]): KeptStates {
 }
 
 /**
+ * The reader's like, save and vote of the posts `ids`, kept under `key`: the kept ones while they
+ * cover every id and none of the posts was touched since `since` (when the shared part was made),
+ * else read now with the posts' current counters, which only the request that read them gets as
+ * `fresh` (a read shared with another request may be older than this one's shared part).
+ */
+async function readerStates(
+  ctx: AppContext,
+  viewerId: string,
+  key: string,
+  ids: string[],
+  since: number,
+): Promise<{ kept: KeptStates; fresh: Map<string, ViewerState> | null }> {
+  const cache = ctx.feedViewerCache;
+  const found = cache.states.get<KeptStates>(key);
+  if (found && ids.every((id) => found.ids.has(id)) && !ids.some((id) => cache.touchedSince(id, since))) {
+    return { kept: found, fresh: null };
+  }
+  cache.states.delete(key);
+  let read: Map<string, ViewerState> | undefined;
+  const kept = await cache.states.getOrCompute<KeptStates>(key, async () => {
+    const res = await ctx.pool.query<ViewerState>({
+      name: "feed_viewer_state",
+      text: FEED_VIEWER_STATE_SQL,
+      values: [viewerId, ids],
+    });
+    read = new Map(res.rows.map((r) => [r.id, r]));
+    return statesOf(ids, res.rows);
+  });
+  return { kept, fresh: read ?? null };
+}
+
+/**
  * How a shared item ends: toPostDto puts the reader's fields last. A like or save (or a vote on a
  * poll that shows its results anyway) changes only this tail, so the reader's item is the shared one
  * with its tail replaced rather than serialized again.
@@ -117,33 +149,30 @@ export async function findFeed({
   const community = await findCommunityCached(ctx, idOrSlug);
   const after = decodeCursor(cursor);
   const limit = LIMITS.feedPageSize;
-  const cache = ctx.feedViewerCache;
   let role: CommunityRole | null = null;
   let pending: PostRow[] = [];
-  if (viewer) {
-    const pendingKey = `${community.id}:${viewer.id}:${categoryId ?? ""}`;
-    const keptPending = after ? [] : cache.pending.get<PostRow[]>(pendingKey);
-    if (keptPending) {
-      // The role from the member cache (community-access.ts): no statement once kept.
-      role = await memberRole(ctx, community.id, viewer.id);
-      pending = keptPending;
-    } else {
-      // One prepared statement (PostgreSQL plans it once) reads the role with the pending posts; each
-      // is kept unless what it depends on changes while it runs.
-      let read: Promise<{ role: string | null; pending: PostRow[] | null } | undefined> | undefined;
-      const both = () =>
-        (read ??= ctx.pool
-          .query<{ role: string | null; pending: PostRow[] | null }>({
-            name: "feed_role_pending",
-            text: FEED_ROLE_PENDING_SQL,
-            values: [community.id, viewer.id, categoryId ?? null],
-          })
-          .then((res) => res.rows[0]));
-      [role, pending] = await Promise.all([
-        memberRole(ctx, community.id, viewer.id, async () => (await both())?.role),
-        cache.pending.getOrCompute(pendingKey, async () => (await both())?.pending ?? []),
-      ]);
-    }
+  if (viewer && after) {
+    // A later page: the role from the member cache (community-access.ts), no statement once kept.
+    role = await memberRole(ctx, community.id, viewer.id);
+  } else if (viewer) {
+    // The first page adds the reader's pending posts. Each part is kept (the role in the member cache,
+    // the pending posts here); whatever is missing is read by one prepared statement that reads both.
+    let read: Promise<{ role: string | null; pending: PostRow[] | null } | undefined> | undefined;
+    const both = () =>
+      (read ??= ctx.pool
+        .query<{ role: string | null; pending: PostRow[] | null }>({
+          name: "feed_role_pending",
+          text: FEED_ROLE_PENDING_SQL,
+          values: [community.id, viewer.id, categoryId ?? null],
+        })
+        .then((res) => res.rows[0]));
+    [role, pending] = await Promise.all([
+      memberRole(ctx, community.id, viewer.id, async () => (await both())?.role),
+      ctx.feedViewerCache.pending.getOrCompute(
+        `${community.id}:${viewer.id}:${categoryId ?? ""}`,
+        async () => (await both())?.pending ?? [],
+      ),
+    ]);
   }
   checkCommunityAccess(community, role);
   const visibility = visibleTo(role);
@@ -178,43 +207,26 @@ export async function findFeed({
   if (!rows.length) return pageJson([], page.next);
 
   // The reader's like, save and vote of these posts: kept, or read with fresh counters.
-  const statesKey = `${viewer.id}:${key}`;
-  let fresh: Map<string, ViewerState> | null = null;
-  let kept = cache.states.get<KeptStates>(statesKey);
-  if (kept && (!rows.every((r) => kept!.ids.has(r.id)) || rows.some((r) => cache.touchedSince(r.id, page.at)))) {
-    kept = undefined;
-  }
-  if (!kept) {
-    cache.states.delete(statesKey);
-    let read: Map<string, ViewerState> | undefined;
-    kept = await cache.states.getOrCompute<KeptStates>(statesKey, async () => {
-      const res = await ctx.pool.query<ViewerState>({
-        name: "feed_viewer_state",
-        text: FEED_VIEWER_STATE_SQL,
-        values: [viewer.id, rows.map((r) => r.id)],
-      });
-      read = new Map(res.rows.map((r) => [r.id, r]));
-      return statesOf(
-        rows.map((r) => r.id),
-        res.rows,
-      );
-    });
-    // Counters come fresh with a read of this request's own (a shared read's may be older than the page).
-    fresh = read ?? null;
-  }
+  const { kept, fresh } = await readerStates(
+    ctx,
+    viewer.id,
+    `${viewer.id}:${key}`,
+    rows.map((r) => r.id),
+    page.at,
+  );
   // A post of the page with the reader's part: what was read, or else nothing liked, saved or voted.
   const own = (r: PostRow): PostRow => ({
     ...r,
     ...NOTHING_MARKED,
-    ...(fresh?.get(r.id) ?? kept!.marked.get(r.id)),
+    ...(fresh?.get(r.id) ?? kept.marked.get(r.id)),
   });
   const base = itemsOf(page);
-  if (!fresh && !pending.length && !page.rows.some((r) => kept!.marked.has(r.id))) {
+  if (!fresh && !pending.length && !page.rows.some((r) => kept.marked.has(r.id))) {
     return (page.json ??= pageJson(base, page.next));
   }
   const items = page.rows.map((r, i) => {
     if (fresh) return JSON.stringify(toPostDto(own(r)));
-    const mark = kept!.marked.get(r.id);
+    const mark = kept.marked.get(r.id);
     return mark ? withMark(base[i], r, mark) : base[i];
   });
   if (pending.length) {
@@ -297,19 +309,8 @@ export async function findPostForViewer({
   if (!post || post.is_deleted) throw postNotFound();
   if (!mayReadPost({ ...post, is_hidden: post.hidden }, community.visibility, role, viewer.id)) throw postNotFound();
 
-  const statesKey = `${viewer.id}:post:${postId}`;
-  let fresh: ViewerState | undefined;
-  if (ctx.feedViewerCache.touchedSince(postId, shared.at)) ctx.feedViewerCache.states.delete(statesKey);
-  const kept = await ctx.feedViewerCache.states.getOrCompute<KeptStates>(statesKey, async () => {
-    const res = await ctx.pool.query<ViewerState>({
-      name: "feed_viewer_state",
-      text: FEED_VIEWER_STATE_SQL,
-      values: [viewer.id, [postId]],
-    });
-    fresh = res.rows[0];
-    return statesOf([postId], res.rows);
-  });
-  const row: PostRow = { ...post, ...NOTHING_MARKED, ...(fresh ?? kept.marked.get(postId)) };
+  const { kept, fresh } = await readerStates(ctx, viewer.id, `${viewer.id}:post:${postId}`, [postId], shared.at);
+  const row: PostRow = { ...post, ...NOTHING_MARKED, ...(fresh?.get(postId) ?? kept.marked.get(postId)) };
   return JSON.stringify({
     post: toPostDto(row),
     community: { id: community.id, slug: community.slug, name: community.name, icon_url: community.iconUrl },
