@@ -244,6 +244,10 @@ export const payments: Scenario = {
         for (const p of cpuTree(fake.pid).values()) out.fake += p.seconds;
         return out;
       };
+      if (process.env.PG_STAT_STATEMENTS === "true") {
+        await pool.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+        await pool.query("SELECT pg_stat_statements_reset()");
+      }
       const cpu0 = cpuOf();
       const t0 = performance.now();
       const intake = await lanes(bodies.length, WEBHOOK_CONNECTIONS, async (i) => {
@@ -257,15 +261,24 @@ export const payments: Scenario = {
       });
       let processed = 0;
       for (;;) {
-        processed = Number(
-          (await pool.query(`SELECT count(*) AS n FROM payment_events WHERE processed_at IS NOT NULL`)).rows[0].n,
-        );
+        // Every event is stored once the intake is answered: the waiting ones are counted (a partial
+        // index), not the processed ones (a scan of the table, which would bill PostgreSQL for the poll).
+        processed =
+          events.length -
+          Number((await pool.query(`SELECT count(*) AS n FROM payment_events WHERE processed_at IS NULL`)).rows[0].n);
         if (processed >= events.length) break;
         if (performance.now() - t0 > 600_000)
           throw new Error(`only ${processed} of ${events.length} processed in 10 min`);
-        await new Promise((r) => setTimeout(r, 50));
+        // Every 200 ms: the count reads the waiting events' heap rows, a cost the events did not make.
+        await new Promise((r) => setTimeout(r, 200));
       }
       const endToEnd = (performance.now() - t0) / 1000;
+      if (process.env.PG_STAT_STATEMENTS === "true") {
+        const top = await pool.query(
+          `SELECT calls, round(total_exec_time::numeric, 1) AS ms, round((total_exec_time / calls)::numeric, 3) AS per, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS q FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 40`,
+        );
+        console.log(top.rows.map((r) => `${r.ms}\t${r.calls}\t${r.per}\t${r.rows}\t${r.q}`).join("\n"));
+      }
       loads.push(os.loadavg()[0]);
       const cpu1 = cpuOf();
       const cpuParts = {

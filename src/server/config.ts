@@ -74,6 +74,7 @@ const envSchema = z.object({
     )
     .pipe(z.array(z.email("must be a comma-separated list of email addresses"))),
   RATE_LIMITS: bool.default(true),
+  PG_STAT_STATEMENTS: bool.default(false),
   SERVE_WEB: bool.default(true),
   S3_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().default("auto"),
@@ -123,6 +124,8 @@ export type Config = {
   /** The instance operators (lowercase): with a confirmed email in this list, /admin/mailbox shows the outbox. */
   adminEmails: string[];
   rateLimits: boolean;
+  /** The bundled PostgreSQL loads pg_stat_statements (every statement's calls and time, for profiling). */
+  pgStatStatements: boolean;
   serveWeb: boolean;
   /** S3-compatible storage; absent means local disk under DATA_DIR/media. */
   s3: S3Settings | undefined;
@@ -276,6 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     devMailbox: e.DEV_MAILBOX ?? isLoopbackHost(new URL(publicUrl).hostname),
     adminEmails: e.ADMIN_EMAILS,
     rateLimits: e.RATE_LIMITS,
+    pgStatStatements: e.PG_STAT_STATEMENTS,
     serveWeb: e.SERVE_WEB,
     s3:
       e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY

@@ -24,7 +24,7 @@ export async function prepareDatabase(config: Config, log: Log): Promise<{ url: 
     let url = config.databaseUrl;
     if (!url) {
       releaseLock = acquireDataDirLock(config.dataDir);
-      embedded = await startEmbeddedPostgres(config.dataDir, log);
+      embedded = await startEmbeddedPostgres(config.dataDir, log, { statStatements: config.pgStatStatements });
       url = embedded.url;
     }
     database = connectDatabase(url, { max: 2, onError: (err) => log.warn(`database: ${err.message}`) });

@@ -86,7 +86,7 @@ const PG_USER = "hearth";
 export async function startEmbeddedPostgres(
   dataDir: string,
   log: Log,
-  opts: { port?: number } = {},
+  opts: { port?: number; statStatements?: boolean } = {},
 ): Promise<EmbeddedDatabase> {
   const clusterDir = path.join(dataDir, "postgres");
   const passwordFile = path.join(dataDir, "postgres-password");
@@ -115,6 +115,9 @@ export async function startEmbeddedPostgres(
   const port = opts.port ?? (await freePort());
   const initdbFlags = ["--encoding=UTF8", "--locale=C"];
   const postgresFlags = ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"];
+  // PG_STAT_STATEMENTS: statements' calls and times, triggers' included (`CREATE EXTENSION pg_stat_statements`).
+  if (opts.statStatements)
+    postgresFlags.push("-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.track=all");
   const onError = (e: unknown) => {
     const msg = String(e instanceof Error ? e.message : e).trim();
     if (/ERROR|FATAL|PANIC/.test(msg) && !/already exists/.test(msg)) log.warn(`postgres: ${msg}`);

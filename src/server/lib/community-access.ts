@@ -201,36 +201,70 @@ export async function isBanned(db: Queryable, communityId: string, userId: strin
   return Boolean(row);
 }
 
-/**
- * Adds the user as a member (role member) unless they already are one; member_count moves with
- * the row (a trigger), so concurrent joins stay exact. Returns whether a row was added.
- */
-export async function addMember(
-  db: Queryable,
-  input: { community: { id: string }; userId: string; viaInvite?: boolean },
-): Promise<boolean> {
-  if (await isBanned(db, input.community.id, input.userId)) throw new AppError("FORBIDDEN", MSG.bannedFromCommunity);
-  const inserted = await db
-    .insert(communityMembers)
-    .values({
-      communityId: input.community.id,
-      userId: input.userId,
-      role: "member",
-      joinedViaInvite: input.viaInvite ?? false,
-      lastActiveAt: new Date(),
-    })
-    .onConflictDoNothing()
-    .returning({ userId: communityMembers.userId });
-  if (inserted.length === 0) return false;
+type AddMemberInput = { community: { id: string }; userId: string; viaInvite?: boolean };
+
+const memberInsert = (input: AddMemberInput) => sql`
+  INSERT INTO community_members (community_id, user_id, role, joined_via_invite, last_active_at)
+  SELECT ${input.community.id}::uuid, ${input.userId}, 'member', ${input.viaInvite ?? false}, now()
+   WHERE NOT EXISTS (SELECT 1 FROM community_bans b
+                      WHERE b.community_id = ${input.community.id}::uuid AND b.user_id = ${input.userId})
+  ON CONFLICT DO NOTHING
+  RETURNING user_id`;
+
+/** What a new member sets off: their open pages learn it, the owners and admins hear of it. */
+async function announceJoin(db: Queryable, input: AddMemberInput, admins: string[]) {
   await publishMembershipChange(db, [input.userId]);
   await notify(db, {
-    recipients: await communityAdmins(db, input.community.id),
+    recipients: admins,
     actorId: input.userId,
     communityId: input.community.id,
     type: "community_join",
     title: input.viaInvite ? "{actor} joined through an invite" : "{actor} joined your community",
     body: "Say hello and help them get started.",
   });
+}
+
+/**
+ * Adds the user as a member (role member) unless they already are one; member_count moves with
+ * the row (a trigger), so concurrent joins stay exact. A banned user is refused. Returns whether a
+ * row was added.
+ */
+export async function addMember(db: Queryable, input: AddMemberInput): Promise<boolean> {
+  // Read first: adding the member locks the community's row (its member count) until the caller
+  // commits, so what follows the insert is kept short.
+  const admins = await communityAdmins(db, input.community.id);
+  // One statement: the member is added unless banned or already in. Only when nothing was added
+  // is the ban read, to refuse it by name (a rare path).
+  const inserted = await db.execute(memberInsert(input));
+  if (inserted.rows.length === 0) {
+    if (await isBanned(db, input.community.id, input.userId)) throw new AppError("FORBIDDEN", MSG.bannedFromCommunity);
+    return false;
+  }
+  await announceJoin(db, input, admins);
+  return true;
+}
+
+/**
+ * addMember for a caller whose transaction is retried whole (a payment job), where a banned user
+ * is passed over (false). The member's row comes last, after its announcements: adding it locks the
+ * community's row (member_count) until the commit, and every other purchase in that community waits
+ * for that row, so the wait lasts one statement. Another add of the same member in between (a join
+ * racing the job) fails the transaction, for the retry to find the member.
+ */
+export async function addMemberLast(db: Queryable, input: AddMemberInput): Promise<boolean> {
+  const [state] = (
+    await db.execute<{ present: boolean; admins: string[] }>(sql`
+      SELECT EXISTS (SELECT 1 FROM community_members m
+                      WHERE m.community_id = ${input.community.id}::uuid AND m.user_id = ${input.userId})
+          OR EXISTS (SELECT 1 FROM community_bans b
+                      WHERE b.community_id = ${input.community.id}::uuid AND b.user_id = ${input.userId}) AS present,
+             ARRAY(SELECT m.user_id FROM community_members m
+                    WHERE m.community_id = ${input.community.id}::uuid AND m.role IN ('owner', 'admin')) AS admins`)
+  ).rows;
+  if (state.present) return false;
+  await announceJoin(db, input, state.admins);
+  const inserted = await db.execute(memberInsert(input));
+  if (inserted.rows.length === 0) throw new Error("the membership changed while it was being added (retried)");
   return true;
 }
 

@@ -44,9 +44,10 @@ export const jobs = pgTable(
     ),
   },
   (t) => [
-    index("jobs_ready_idx")
-      .on(t.queue, t.runAt)
-      .where(sql`done_at IS NULL`),
+    /** The claim's scan: pending jobs in run_at order, up to now (lib/jobs.ts). */
+    index("jobs_due_idx")
+      .on(t.runAt)
+      .where(sql`done_at IS NULL AND dead_at IS NULL`),
     uniqueIndex("jobs_singleton_key")
       .on(t.singletonKey)
       .where(sql`singleton_key IS NOT NULL AND done_at IS NULL AND dead_at IS NULL`),

@@ -10,7 +10,7 @@ import {
   payments,
   prices,
 } from "#server/db/schema/index";
-import { addMember, isBanned } from "#server/lib/community-access";
+import { addMemberLast } from "#server/lib/community-access";
 import { entitlementOpenSql } from "#server/lib/entitlement-access";
 import { enqueueJob } from "#server/lib/jobs";
 import { actionMail } from "#server/lib/mail";
@@ -82,10 +82,7 @@ export async function syncMembership(tx: Queryable, e: EntitlementRow, wasOpen: 
     current_period_end: e.currentPeriodEnd,
     grace_ends_at: e.graceEndsAt,
   });
-  if (open && !wasOpen) {
-    if (await isBanned(tx, e.communityId, e.userId)) return false;
-    return addMember(tx, { community: { id: e.communityId }, userId: e.userId });
-  }
+  if (open && !wasOpen) return addMemberLast(tx, { community: { id: e.communityId }, userId: e.userId });
   if (!open && wasOpen) {
     const others = await tx.execute(sql`
       SELECT 1 FROM entitlements o WHERE o.user_id = ${e.userId} AND o.community_id = ${e.communityId}
@@ -302,16 +299,13 @@ async function tellPastDue(ctx: AppContext, tx: Queryable, e: EntitlementRow) {
 export async function applyCheckout(ctx: AppContext, provider: PaymentProvider, sessionId: string) {
   const checkout = await provider.getCheckout(sessionId);
   if (!checkout) return null;
-  const [session] = await ctx.db
-    .select()
-    .from(checkoutSessions)
-    .where(and(eq(checkoutSessions.provider, provider.name), eq(checkoutSessions.providerSessionId, sessionId)));
+  // Hearth's row of this checkout, written without reading it first (one statement each way).
+  const ours = and(eq(checkoutSessions.provider, provider.name), eq(checkoutSessions.providerSessionId, sessionId));
   if (checkout.status === "expired") {
-    if (session?.status === "open")
-      await ctx.db
-        .update(checkoutSessions)
-        .set({ status: "expired", updatedAt: new Date() })
-        .where(eq(checkoutSessions.id, session.id));
+    await ctx.db
+      .update(checkoutSessions)
+      .set({ status: "expired", updatedAt: new Date() })
+      .where(and(ours, eq(checkoutSessions.status, "open")));
     return null;
   }
   if (checkout.status !== "complete" || checkout.paymentStatus === "unpaid") return null;
@@ -362,11 +356,17 @@ export async function applyCheckout(ctx: AppContext, provider: PaymentProvider, 
       return inserted;
     });
   }
-  if (session && row)
+  // Unless the subscription's first sight marked it already (its metadata names the checkout).
+  if (row)
     await ctx.db
       .update(checkoutSessions)
       .set({ status: "complete", entitlementId: row.id, updatedAt: new Date() })
-      .where(eq(checkoutSessions.id, session.id));
+      .where(
+        and(
+          ours,
+          sql`(${checkoutSessions.status} <> 'complete' OR ${checkoutSessions.entitlementId} IS DISTINCT FROM ${row.id}::uuid)`,
+        ),
+      );
   return row;
 }
 
