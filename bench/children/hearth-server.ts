@@ -58,6 +58,8 @@ const config = loadConfig(
     SEED_DEMO: "true",
     RATE_LIMITS: "false",
     SERVE_WEB: "false",
+    // Profiling: the bundled PostgreSQL with pg_stat_statements (bench/README.md).
+    ...(process.env.PG_STAT_STATEMENTS ? { PG_STAT_STATEMENTS: process.env.PG_STAT_STATEMENTS } : {}),
     ...extraEnv,
     // A worker reaches the database its primary prepared.
     ...(isBenchWorker() ? { DATABASE_URL: process.env.BENCH_WORKER_DATABASE_URL ?? "" } : {}),

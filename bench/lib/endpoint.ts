@@ -96,6 +96,11 @@ export async function compareEndpoint(input: {
       : "") +
     `the bare server at the client p50 ${c.baseline.p50} ms, p99 ${c.baseline.p99} ms; ` +
     (c.rounds.length > 1 ? `ratio by round ${c.rounds.map((r) => pct(r.ratio)).join(", ")}; ` : "") +
+    // A spike's question is whether every connection got an answer: each round's, not the median's.
+    (input.noSingle
+      ? `connections left without an answer (errors and timeouts) by round: Hearth ` +
+        `${c.rounds.map((r) => int(r.hearth.errors)).join(", ")}, the baseline ${c.rounds.map((r) => int(r.baseline.errors)).join(", ")}; `
+      : "") +
     `cores while measuring Hearth: ${cores(c.hearth)}; the baseline: ${cores(c.baseline)}.`;
   return { row, detail, comparison: c, single };
 }

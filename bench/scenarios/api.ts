@@ -418,13 +418,14 @@ export const api: Scenario = {
           `each server and have no one-connection run (the Posts section has both anonymously at 50 connections and ` +
           `one); both are served from the public caches (\`src/server/lib/public-cache.ts\`: the same bytes for ` +
           `every anonymous visitor, kept up to 2 s, dropped when the community or its posts change, and made once ` +
-          `for all the requests that ask while it is made). At ${int(SPIKE_CONNECTIONS)} connections a run may leave ` +
-          `some connections without any answer for autocannon's 10 s (counted as errors in the row; every answer ` +
-          `that came was a 200 with the right bytes): the server's one event loop is saturated and some sockets ` +
+          `for all the requests that ask while it is made). Each spike row's details give, round by round, the ` +
+          `connections left without any answer for autocannon's 10 s (counted as errors in the row; every answer ` +
+          `that came was a 200 with the right bytes). With one process (BENCH_WORKERS=1) a run may leave some: ` +
+          `the server's one event loop is saturated and some sockets ` +
           `wait while others are served again and again. A bare Fastify server doing 0.1 ms of work per request ` +
           `shows the same on this machine (in 4 of 6 runs), the bare \`node:http\` baseline, about 8 times cheaper per ` +
           `request, does not. The kernel also dropped some of the burst's connections past Node's listen queue of 511 ` +
-          `(ListenOverflows); a queue of 4,096, tried, ended those drops but not the wait, so Node's default stays. In production the reverse proxy (docs/deployment.md) holds the visitors' ` +
+          `(ListenOverflows); a queue of 4,096, tried, ended those drops but not the wait, so Node's default stays. Two processes (BENCH_WORKERS=2, as WORKERS runs one per core by default) left none in any round on 2026-11-27. In production the reverse proxy (docs/deployment.md) holds the visitors' ` +
           `connections and keeps a bounded pool to each app process. Writes: ` +
           `${CONNECTIONS} connections, each signed in as its own member; a post is a 90-character text post; likes ` +
           `toggle the approved posts of the first feed page (connection i starts at post i); each vote goes to a ` +
