@@ -4,9 +4,9 @@ import { MSG } from "#shared/messages";
 import { can, isRole, type CommunityRole, type Permission } from "#shared/roles";
 import type { AppContext } from "#server/context";
 import type { Db, Queryable } from "#server/db/client";
-import { communities, communityBans, communityMembers } from "#server/db/schema/index";
+import { communities, communityMembers } from "#server/db/schema/index";
 import { AppError } from "./errors";
-import { communityAdmins, notify } from "./notifications";
+import { communityAdminsSql, notify } from "./notifications";
 import { publishMembershipChange } from "./realtime";
 
 export type CommunityRow = typeof communities.$inferSelect;
@@ -193,23 +193,18 @@ export async function completeOnboardingTask(
      WHERE id = ${communityId}`);
 }
 
-export async function isBanned(db: Queryable, communityId: string, userId: string) {
-  const [row] = await db
-    .select({ userId: communityBans.userId })
-    .from(communityBans)
-    .where(and(eq(communityBans.communityId, communityId), eq(communityBans.userId, userId)));
-  return Boolean(row);
-}
-
 type AddMemberInput = { community: { id: string }; userId: string; viaInvite?: boolean };
 
-const memberInsert = (input: AddMemberInput) => sql`
-  INSERT INTO community_members (community_id, user_id, role, joined_via_invite, last_active_at)
-  SELECT ${input.community.id}::uuid, ${input.userId}, 'member', ${input.viaInvite ?? false}, now()
-   WHERE NOT EXISTS (SELECT 1 FROM community_bans b
-                      WHERE b.community_id = ${input.community.id}::uuid AND b.user_id = ${input.userId})
-  ON CONFLICT DO NOTHING
-  RETURNING user_id`;
+/** A community's ban of the user, inside a statement. */
+const bannedSql = (input: Pick<AddMemberInput, "community" | "userId">) => sql`
+  EXISTS (SELECT 1 FROM community_bans b WHERE b.community_id = ${input.community.id}::uuid AND b.user_id = ${input.userId})`;
+
+export async function isBanned(db: Queryable, communityId: string, userId: string) {
+  const res = await db.execute<{ banned: boolean }>(
+    sql`SELECT ${bannedSql({ community: { id: communityId }, userId })} AS banned`,
+  );
+  return res.rows[0].banned;
+}
 
 /** What a new member sets off: their open pages learn it, the owners and admins hear of it. */
 async function announceJoin(db: Queryable, input: AddMemberInput, admins: string[]) {
@@ -225,18 +220,30 @@ async function announceJoin(db: Queryable, input: AddMemberInput, admins: string
 }
 
 /**
- * Adds the user as a member (role member) unless they already are one; member_count moves with
- * the row (a trigger), so concurrent joins stay exact. A banned user is refused. Returns whether a
- * row was added.
+ * The member's row (role member) unless banned or already in, and the community's admins, in one
+ * statement. member_count moves with the row (a trigger), which locks the community's row until
+ * the caller commits.
+ */
+async function insertMember(db: Queryable, input: AddMemberInput) {
+  const res = await db.execute<{ added: boolean; admins: string[] }>(sql`
+    WITH ins AS (
+      INSERT INTO community_members (community_id, user_id, role, joined_via_invite, last_active_at)
+      SELECT ${input.community.id}::uuid, ${input.userId}, 'member', ${input.viaInvite ?? false}, now()
+       WHERE NOT ${bannedSql(input)}
+      ON CONFLICT DO NOTHING
+      RETURNING user_id)
+    SELECT EXISTS (SELECT 1 FROM ins) AS added, ${communityAdminsSql(input.community.id)} AS admins`);
+  return res.rows[0];
+}
+
+/**
+ * Adds the user as a member (role member) unless they already are one; concurrent joins keep
+ * member_count exact (a trigger). A banned user is refused. Returns whether a row was added.
  */
 export async function addMember(db: Queryable, input: AddMemberInput): Promise<boolean> {
-  // Read first: adding the member locks the community's row (its member count) until the caller
-  // commits, so what follows the insert is kept short.
-  const admins = await communityAdmins(db, input.community.id);
-  // One statement: the member is added unless banned or already in. Only when nothing was added
-  // is the ban read, to refuse it by name (a rare path).
-  const inserted = await db.execute(memberInsert(input));
-  if (inserted.rows.length === 0) {
+  const { added, admins } = await insertMember(db, input);
+  if (!added) {
+    // The ban is read by name only when nothing was added (a rare path).
     if (await isBanned(db, input.community.id, input.userId)) throw new AppError("FORBIDDEN", MSG.bannedFromCommunity);
     return false;
   }
@@ -256,15 +263,13 @@ export async function addMemberLast(db: Queryable, input: AddMemberInput): Promi
     await db.execute<{ present: boolean; admins: string[] }>(sql`
       SELECT EXISTS (SELECT 1 FROM community_members m
                       WHERE m.community_id = ${input.community.id}::uuid AND m.user_id = ${input.userId})
-          OR EXISTS (SELECT 1 FROM community_bans b
-                      WHERE b.community_id = ${input.community.id}::uuid AND b.user_id = ${input.userId}) AS present,
-             ARRAY(SELECT m.user_id FROM community_members m
-                    WHERE m.community_id = ${input.community.id}::uuid AND m.role IN ('owner', 'admin')) AS admins`)
+          OR ${bannedSql(input)} AS present,
+             ${communityAdminsSql(input.community.id)} AS admins`)
   ).rows;
   if (state.present) return false;
   await announceJoin(db, input, state.admins);
-  const inserted = await db.execute(memberInsert(input));
-  if (inserted.rows.length === 0) throw new Error("the membership changed while it was being added (retried)");
+  if (!(await insertMember(db, input)).added)
+    throw new Error("the membership changed while it was being added (retried)");
   return true;
 }
 

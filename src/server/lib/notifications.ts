@@ -160,11 +160,15 @@ export async function notify(db: Queryable, input: NotifyInput): Promise<number>
   return Number(res.rows[0]?.created ?? 0);
 }
 
+/** The owners and admins of a community, who hear about new members: an array, inside a statement. */
+export const communityAdminsSql = (communityId: string) => sql`
+  ARRAY(SELECT a.user_id FROM community_members a
+         WHERE a.community_id = ${communityId}::uuid AND a.role IN ('owner', 'admin'))`;
+
 /** The owners and admins of a community: who hears about new members. */
 export async function communityAdmins(db: Queryable, communityId: string): Promise<string[]> {
-  const res = await db.execute<{ user_id: string }>(sql`
-    SELECT user_id FROM community_members WHERE community_id = ${communityId} AND role IN ('owner', 'admin')`);
-  return res.rows.map((r) => r.user_id);
+  const res = await db.execute<{ admins: string[] }>(sql`SELECT ${communityAdminsSql(communityId)} AS admins`);
+  return res.rows[0].admins;
 }
 
 // ---------------------------------------------------------------------------------------------
