@@ -62,7 +62,7 @@ export default defineConfig({
   // Started in this order, each once the one before answers: the web is built once, by the first.
   webServer: [
     {
-      command: "npm run build:web && exec node --import tsx src/server/main.ts",
+      command: "npm run build:web && exec node --import ./scripts/loader.mjs src/server/main.ts",
       url: `http://127.0.0.1:${PORT}/api/health`,
       reuseExistingServer: false,
       timeout: 180_000,
@@ -94,7 +94,7 @@ export default defineConfig({
       },
     },
     {
-      command: "exec node --import tsx src/server/main.ts",
+      command: "exec node --import ./scripts/loader.mjs src/server/main.ts",
       url: `http://127.0.0.1:${STRIPE_HEARTH_PORT}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,

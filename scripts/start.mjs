@@ -14,8 +14,7 @@ if (major < 20 || (major === 20 && minor < 19)) {
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const { register } = await import("tsx/esm/api");
-register();
+await import("./loader.mjs");
 
 // DATA_DIR and, as root, the bundled PostgreSQL's reach: checked before the build, so a start that
 // cannot work says why within a second or two.

@@ -1,3 +1,7 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { writeHeapSnapshot } from "node:v8";
+
 /** The line a child server prints on stdout once it accepts requests; the parent waits for it. */
 export const READY_PREFIX = "bench:ready ";
 
@@ -42,9 +46,19 @@ export function onParentStop(shutdown: (reason: string) => Promise<void>): void 
 
 type Handlers = Record<string, () => unknown>;
 
-/** What every child answers: its memory, and its memory after a full collection (with --expose-gc). */
+/**
+ * What every child answers: its memory, its memory after a full collection (with --expose-gc), and
+ * "heap:snapshot": writes a V8 heap snapshot into BENCH_HEAP_SNAPSHOTS (a folder; the answer is the
+ * file's path, or null when the variable is not set). Compare two with bench/tools/heap-diff.ts.
+ */
 const COMMON: Handlers = {
   memory: () => process.memoryUsage(),
+  "heap:snapshot": () => {
+    const dir = process.env.BENCH_HEAP_SNAPSHOTS;
+    if (!dir) return null;
+    mkdirSync(dir, { recursive: true });
+    return writeHeapSnapshot(path.join(dir, `hearth-${process.pid}-${Date.now()}.heapsnapshot`));
+  },
   "memory:gc": () => {
     (globalThis as { gc?: () => void }).gc?.();
     return process.memoryUsage();

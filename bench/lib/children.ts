@@ -5,7 +5,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import type { BaselineRoute } from "../children/baseline-server";
 import { READY_PREFIX, type ReadyMessage } from "../children/protocol";
-import { BENCH_DIR, REPO_ROOT, TMP_DIR } from "./paths";
+import { BENCH_DIR, REPO_ROOT, TMP_DIR, TS_LOADER } from "./paths";
 
 /** A server running in a child process of the harness. */
 export type ChildServer = {
@@ -13,8 +13,8 @@ export type ChildServer = {
   url: string;
   pid: number;
   stop: () => Promise<void>;
-  /** Sends `{ id, type }` over the IPC channel and resolves with the child's `{ id, reply }`. */
-  ask: <T>(type: string) => Promise<T>;
+  /** Sends `{ id, type }` over the IPC channel and resolves with the child's `{ id, reply }` (10 s unless told). */
+  ask: <T>(type: string, timeoutMs?: number) => Promise<T>;
 };
 
 const live = new Set<ChildServer>();
@@ -47,7 +47,7 @@ export async function spawnChildServer(opts: {
   startTimeoutMs?: number;
 }): Promise<ChildServer> {
   const file = path.join(BENCH_DIR, "children", `${opts.script}.ts`);
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), "--import", "tsx", file], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), "--import", TS_LOADER, file], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...opts.env },
     stdio: ["pipe", "pipe", "pipe", "ipc"],
@@ -87,13 +87,13 @@ export async function spawnChildServer(opts: {
     pending.get(m.id)?.(m.reply);
     pending.delete(m.id);
   });
-  const ask = <T>(type: string) =>
+  const ask = <T>(type: string, timeoutMs = 10_000) =>
     new Promise<T>((resolve, reject) => {
       const id = ++seq;
       const timer = setTimeout(() => {
         pending.delete(id);
         reject(new Error(`${opts.name} did not answer "${type}"`));
-      }, 10_000);
+      }, timeoutMs);
       pending.set(id, (reply) => {
         clearTimeout(timer);
         resolve(reply as T);

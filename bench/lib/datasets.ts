@@ -5,7 +5,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { DATASET_RESULT_PREFIX } from "../children/protocol";
 import { DATASETS } from "../datasets/index";
-import { BENCH_DIR, REPO_ROOT, TMP_DIR } from "./paths";
+import { BENCH_DIR, REPO_ROOT, TMP_DIR, TS_LOADER } from "./paths";
 
 /** Where prepared data directories live: `<name>-<key>/` (a Hearth DATA_DIR) and `<name>-<key>.json`. */
 export const DATASETS_DIR = path.join(TMP_DIR, "bench-data");
@@ -38,7 +38,7 @@ export function datasetKey(name: string): string {
 }
 
 function runBuilder(name: string, dataDir: string): Promise<unknown> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(BENCH_DIR, "children", "build-dataset.ts")], {
+  const child = spawn(process.execPath, ["--import", TS_LOADER, path.join(BENCH_DIR, "children", "build-dataset.ts")], {
     cwd: REPO_ROOT,
     env: { ...process.env, BENCH_DATA_DIR: dataDir, BENCH_DATASET: name },
     stdio: ["pipe", "pipe", "pipe"],

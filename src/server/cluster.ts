@@ -46,12 +46,9 @@ export async function runPrimary(
     if (code === null) throw err;
     process.exit(code);
   }
-  // Started with `node --import tsx`, workers inherit it; started through scripts/start.mjs (tsx
-  // registered in code) they need it named.
-  const execArgv = process.execArgv.some((a) => a.includes("tsx"))
-    ? process.execArgv
-    : [...process.execArgv, "--import", "tsx"];
-  cluster.setupPrimary({ execArgv });
+  // Workers run the TypeScript through the project's loader (scripts/loader.mjs), however this
+  // process was started (npm start registers it in code; tests start with `--import tsx`).
+  cluster.setupPrimary({ execArgv: workerExecArgv(process.execArgv) });
 
   let stopping = false;
   /** Until every first worker listens, a worker that exits failed to start: the primary stops too. */
@@ -135,4 +132,18 @@ function portFree(port: number, host: string): Promise<void> {
     probe.once("error", reject);
     probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
   });
+}
+
+const LOADER = new URL("../../scripts/loader.mjs", import.meta.url).href;
+
+/** This process's node options without its TypeScript loader (tsx or ours), then ours. */
+export function workerExecArgv(execArgv: readonly string[]): string[] {
+  const isLoader = (specifier: string) => specifier === "tsx" || specifier.endsWith("loader.mjs");
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i];
+    if (arg === "--import" && isLoader(execArgv[i + 1] ?? "")) i++;
+    else if (!(arg.startsWith("--import=") && isLoader(arg.slice("--import=".length)))) out.push(arg);
+  }
+  return [...out, "--import", LOADER];
 }

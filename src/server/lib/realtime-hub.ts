@@ -272,8 +272,9 @@ export class RealtimeHub {
     for (const row of rows) {
       const id = Number(row.id);
       if (batch.get(id) !== row.channel) continue;
-      for (const sub of this.channels.get(row.channel) ?? [])
-        this.push(sub, { kind: "event", id, payload: row.payload });
+      // One message for every subscriber (they only read it): 10,000 streams make one object, not 10,000.
+      const message: RealtimeMessage = { kind: "event", id, payload: row.payload };
+      for (const sub of this.channels.get(row.channel) ?? []) this.push(sub, message);
     }
   }
 

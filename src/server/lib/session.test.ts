@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp, type HearthApp } from "#server/app";
 import { api, createTestApp, readUntil, signedInUser, type TestApp } from "#server/test/harness";
 
@@ -55,5 +55,27 @@ describe("cached session lookup", () => {
       (r) => r.body.user === null,
     );
     expect(res.body.user).toBeNull();
+  });
+
+  it("lets its expired entries go when swept, and keeps the fresh ones", async () => {
+    const u = await signedInUser(t);
+    const b = api(other);
+    expect((await b.get("/api/me", { cookie: u.cookie })).body.user.email).toBe(u.email);
+    const held = other.ctx.viewer.cacheSize();
+    expect(held).toBeGreaterThan(0);
+    other.ctx.viewer.sweep();
+    expect(other.ctx.viewer.cacheSize()).toBe(held);
+    // Past the cache's 30 s: every entry has expired.
+    const later = Date.now() + 31_000;
+    const clock = vi.spyOn(Date, "now").mockReturnValue(later);
+    try {
+      other.ctx.viewer.sweep();
+    } finally {
+      clock.mockRestore();
+    }
+    expect(other.ctx.viewer.cacheSize()).toBe(0);
+    // And the session is read again on the next request.
+    expect((await b.get("/api/me", { cookie: u.cookie })).body.user.email).toBe(u.email);
+    expect(other.ctx.viewer.cacheSize()).toBe(1);
   });
 });

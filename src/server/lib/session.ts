@@ -56,6 +56,8 @@ export type ViewerLookup = {
    */
   sessionAlive: (sessionId: string) => Promise<boolean>;
   cacheSize: () => number;
+  /** Drops the expired entries (the background work calls it twice a minute). */
+  sweep: () => void;
 };
 
 /** Better Auth's session cookie (with the `__Secure-` prefix when cookies are Secure). */
@@ -216,5 +218,9 @@ export function createViewerLookup(opts: {
     return res.rows.length > 0;
   };
   viewer.cacheSize = () => cache.size;
+  viewer.sweep = () => {
+    const now = Date.now();
+    for (const [token, entry] of cache) if (entry.cachedUntil <= now) drop(token);
+  };
   return viewer;
 }

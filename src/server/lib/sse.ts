@@ -44,6 +44,12 @@ export class SseStream {
       "cache-control": "no-cache, no-transform",
       "x-accel-buffering": "no",
     });
+    // Node keeps a response's header block (its private `_header`) for as long as the response
+    // lives, as the rope of strings it was concatenated from (about 70 pieces with the security
+    // headers); a stream lives for hours. Reading one character makes V8 flatten the rope into one
+    // string (issue 23: about 1.5 KB less per stream). Nothing depends on it but memory.
+    const head = (this.res as { _header?: unknown })._header;
+    if (typeof head === "string") head.charCodeAt(0);
     reply.request.raw.socket?.setNoDelay(true);
     this.res.write(`retry: ${Math.round(opts.retryMs ?? 2000 + Math.random() * 4000)}\n\n`);
     this.res.on("close", () => this.cleanup());
@@ -127,8 +133,7 @@ export class SseStream {
     const now = Date.now();
     this.sentAt.push(now);
     if (this.sentAt.length > this.opts.maxPerSecond) this.sentAt.shift();
-    const id = frame.id != null ? `id: ${frame.id}\n` : "";
-    this.write(`${id}event: ${frame.event}\ndata: ${JSON.stringify(frame.data)}\n\n`);
+    this.write(frameText(frame));
   }
 
   private write(chunk: string) {
@@ -152,6 +157,17 @@ export class SseStream {
       }
     }
   }
+}
+
+/** The last frame written and its text: one event handed to many streams is serialized once. */
+let lastFrame: { frame: SseFrame; text: string } | null = null;
+
+function frameText(frame: SseFrame): string {
+  if (lastFrame?.frame === frame) return lastFrame.text;
+  const id = frame.id != null ? `id: ${frame.id}\n` : "";
+  const text = `${id}event: ${frame.event}\ndata: ${JSON.stringify(frame.data)}\n\n`;
+  lastFrame = { frame, text };
+  return text;
 }
 
 /** A Last-Event-ID value as an event id, or null when absent or not one. */

@@ -4,9 +4,12 @@ import { sweepMedia } from "#server/lib/uploads";
 
 /**
  * The process's background work: the job worker, and media housekeeping (lib/uploads sweepMedia),
- * hourly where jobs run, first a minute after start. Both stop when the app closes, as does the
- * LISTEN connection.
+ * hourly where jobs run, first a minute after start, and the session cache's expired entries,
+ * dropped every CACHE_SWEEP_MS so that memory returns after a crowd has gone (issue 23). All stop
+ * when the app closes, as does the LISTEN connection.
  */
+const CACHE_SWEEP_MS = 30_000;
+
 export function startBackgroundWork(app: FastifyInstance, ctx: AppContext, opts: { startWorker: boolean }): void {
   let sweeper: NodeJS.Timeout | undefined;
   const sweep = () => {
@@ -14,8 +17,10 @@ export function startBackgroundWork(app: FastifyInstance, ctx: AppContext, opts:
     sweeper = setTimeout(sweep, 3_600_000).unref();
   };
   if (opts.startWorker) sweeper = setTimeout(sweep, 60_000).unref();
+  const cacheSweeper = setInterval(() => ctx.viewer.sweep(), CACHE_SWEEP_MS).unref();
   app.addHook("onClose", async () => {
     if (sweeper) clearTimeout(sweeper);
+    clearInterval(cacheSweeper);
     await ctx.worker.stop();
     await ctx.listener.stop();
   });

@@ -7,7 +7,7 @@ export type ServerProcess = { child: ChildProcess; output: () => string; exited:
 /** `src/server/main.ts` in a child process: a real second Hearth server, as in production. */
 export function startServerProcess(env: Record<string, string>): ServerProcess {
   let out = "";
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+  const child = spawn(process.execPath, ["--import", "./scripts/loader.mjs", "src/server/main.ts"], {
     env: {
       ...process.env,
       SERVE_WEB: "false",

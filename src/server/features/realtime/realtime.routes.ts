@@ -11,6 +11,7 @@ import {
   parseEventId,
   parsePostEvent,
   SseStream,
+  type PostVisibility,
   userChannel,
   type RealtimeMessage,
   type SseFrame,
@@ -34,12 +35,30 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     for (const stream of [...streams]) stream.close();
   });
 
+  /**
+   * A post event as a frame, made once for all the streams it reaches (the last one is kept), with
+   * the visibility that decides who gets it.
+   */
+  let lastPostFrame: { id: number; frame: SseFrame; visibility: PostVisibility } | null = null;
+  const postFrame = ({ id, payload }: { id: number; payload: Record<string, unknown> }) => {
+    if (lastPostFrame?.id === id) return lastPostFrame;
+    const event = parsePostEvent(payload);
+    if (!event) return null;
+    lastPostFrame = {
+      id,
+      visibility: event.visibility,
+      frame: { id, event: event.type, data: { type: event.type, post_id: event.post_id } },
+    };
+    return lastPostFrame;
+  };
+
   const joins = new JoinBucket(settings);
   const accessCache = new AccessCache(ctx.pool, settings);
 
   // Idle streams re-check their access together, so the checks of one community batch into one query.
   const rechecks = new Set<() => void>();
   const recheckTimer = setInterval(() => {
+    accessCache.sweep();
     for (const recheck of rechecks) recheck();
   }, settings.accessRecheckMs);
   recheckTimer.unref();
@@ -58,6 +77,8 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       cap: number;
       channel: string;
       allowed: () => Promise<boolean>;
+      /** The access check's answer when it is known without a read (cached), else undefined. */
+      allowedNow?: () => boolean | undefined;
       frame: (event: { id: number; payload: Record<string, unknown> }) => Promise<SseFrame | null> | SseFrame | null;
     },
   ) => {
@@ -72,7 +93,8 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     );
 
     openStreams.set(opts.capKey, open + 1);
-    const stream = new SseStream(reply, { maxPerSecond: settings.maxPerSecond, heartbeatMs: settings.heartbeatMs });
+    // The settings themselves (read at each frame; tests change them), not a copy per stream.
+    const stream = new SseStream(reply, settings);
     streams.add(stream);
 
     let allowed = true;
@@ -107,7 +129,34 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         .finally(() => waiting--);
     };
 
-    const subscription = ctx.realtime.subscribe(opts.channel, lastEventId, (message) => enqueue(() => handle(message)));
+    /**
+     * An event while nothing waits and the access is known: handed over at once, without a promise
+     * (issue 23: one event reaching 10,000 streams of a process). False when it must wait its turn.
+     */
+    const deliverNow = (message: RealtimeMessage): boolean => {
+      if (waiting > 0 || message.kind !== "event" || !allowed || !opts.allowedNow) return false;
+      const known = opts.allowedNow();
+      if (known === undefined) return false;
+      if (!known) {
+        allowed = false;
+        stream.close();
+        return true;
+      }
+      const frame = opts.frame(message);
+      if (frame instanceof Promise) {
+        enqueue(async () => {
+          const ready = await frame;
+          if (ready && !stream.closed) stream.send(ready);
+        });
+      } else if (frame && !stream.closed) {
+        stream.send(frame);
+      }
+      return true;
+    };
+
+    const subscription = ctx.realtime.subscribe(opts.channel, lastEventId, (message) => {
+      if (!deliverNow(message)) enqueue(() => handle(message));
+    });
     const recheck = () => enqueue(check);
     rechecks.add(recheck);
 
@@ -155,18 +204,27 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         userId: viewer?.id,
       });
       let access: Access = { role };
+      // The stream keeps the community's id, not its row (about 2 KB per stream).
+      const communityId = community.id;
+      const userId = viewer?.id ?? null;
+      const sessionId = viewer?.sessionId ?? null;
       return openStream(request, reply, {
         capKey: viewer ? `u:${viewer.id}` : `ip:${request.ip}`,
         cap: viewer ? settings.maxStreamsPerUser : settings.maxStreamsPerAddress,
-        channel: communityChannel(community.id),
+        channel: communityChannel(communityId),
         allowed: async () => {
-          access = await accessCache.read(community.id, viewer?.id ?? null, viewer?.sessionId ?? null);
+          access = await accessCache.read(communityId, userId, sessionId);
           return access !== null;
         },
-        frame: ({ id, payload }) => {
-          const event = parsePostEvent(payload);
-          if (!event || !access || !mayViewPost(access.role, event.visibility)) return null;
-          return { id, event: event.type, data: { type: event.type, post_id: event.post_id } };
+        allowedNow: () => {
+          const known = accessCache.peek(communityId, userId, sessionId);
+          if (known === undefined) return undefined;
+          access = known;
+          return known !== null;
+        },
+        frame: (message) => {
+          const frame = postFrame(message);
+          return frame && access && mayViewPost(access.role, frame.visibility) ? frame.frame : null;
         },
       });
     },

@@ -38,14 +38,19 @@ type AccessAsk = {
   reject: (e: unknown) => void;
 };
 
+/** Entries the access cache holds at most: one per community, user and session with a stream open. */
+const ACCESS_CACHE_MAX = 100_000;
+
 /**
  * What a viewer may see in a community, shared by the streams of one session for accessTtlMs (read
  * at each lookup: tests change it). The
  * checks asked for in one tick (an event reaching every stream of a community) are read with one
- * query per community, however many viewers there are. A failed read is not cached.
+ * query per community, however many viewers there are. A failed read is not cached. Expired
+ * entries are dropped by `sweep()` (the routes call it with their periodic re-check) and when the
+ * cache is full.
  */
 export class AccessCache {
-  private readonly cache = new Map<string, { at: number; access: Promise<Access> }>();
+  private readonly cache = new Map<string, { at: number; access: Promise<Access>; known?: { access: Access } }>();
   private readonly asking = new Map<string, AccessAsk[]>();
 
   constructor(
@@ -53,11 +58,22 @@ export class AccessCache {
     private readonly settings: { readonly accessTtlMs: number },
   ) {}
 
+  /**
+   * The cached answer when it is fresh and already read, without a promise (an event reaching
+   * 10,000 streams is then handed to each synchronously); undefined when `read` must be asked.
+   */
+  peek(communityId: string, userId: string | null, sessionId: string | null): Access | undefined {
+    const hit = this.cache.get(`${communityId}|${userId ?? ""}|${sessionId ?? ""}`);
+    if (!hit?.known || Date.now() - hit.at >= this.settings.accessTtlMs) return undefined;
+    return hit.known.access;
+  }
+
   read(communityId: string, userId: string | null, sessionId: string | null): Promise<Access> {
     const key = `${communityId}|${userId ?? ""}|${sessionId ?? ""}`;
     const hit = this.cache.get(key);
     if (hit && Date.now() - hit.at < this.settings.accessTtlMs) return hit.access;
-    if (this.cache.size > 10_000) this.cache.clear();
+    if (this.cache.size >= ACCESS_CACHE_MAX) this.sweep();
+    if (this.cache.size >= ACCESS_CACHE_MAX) this.cache.clear();
     const access = new Promise<Access>((resolve, reject) => {
       let asks = this.asking.get(communityId);
       if (!asks) {
@@ -69,10 +85,25 @@ export class AccessCache {
       }
       asks.push({ userId, sessionId, resolve, reject });
     });
-    // A failed read is not cached.
-    access.catch(() => this.cache.delete(key));
-    this.cache.set(key, { at: Date.now(), access });
+    const entry: { at: number; access: Promise<Access>; known?: { access: Access } } = { at: Date.now(), access };
+    access.then(
+      (known) => (entry.known = { access: known }),
+      // A failed read is not cached.
+      () => this.cache.get(key) === entry && this.cache.delete(key),
+    );
+    this.cache.set(key, entry);
     return access;
+  }
+
+  /** Drops the expired entries. */
+  sweep(): void {
+    const now = Date.now();
+    for (const [key, entry] of this.cache) if (now - entry.at >= this.settings.accessTtlMs) this.cache.delete(key);
+  }
+
+  /** Entries held (tests). */
+  get size(): number {
+    return this.cache.size;
   }
 
   private async readBatch(communityId: string, asks: AccessAsk[]) {
