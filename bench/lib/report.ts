@@ -75,6 +75,10 @@ const COLUMNS: Column[] = [
         ...(r.serverP95GoalMs === undefined ? [] : [`p95 < ${r.serverP95GoalMs} ms`]),
         ...(r.sqlGoal === undefined ? [] : [`SQL ≤ ${r.sqlGoal}`]),
         ...(r.rssGrowthGoalMb === undefined ? [] : [`RSS growth < ${r.rssGrowthGoalMb} MB`]),
+        ...(r.p99GoalMs === undefined ? [] : [`p99 < ${r.p99GoalMs} ms`]),
+        ...(r.heapPerConnectionGoalBytes === undefined
+          ? []
+          : [`heap ≤ ${r.heapPerConnectionGoalBytes / 1024} KB/conn`]),
         ...(r.noFailuresGoal ? ["0 non-2xx, 0 errors"] : []),
       ];
       return parts.length ? parts.join(", ") : "—";

@@ -35,6 +35,10 @@ export type ResultRow = {
    * (bytes), when the scenario measures it.
    */
   heapPerConnection?: { bytes: number; baselineBytes: number };
+  /** heapPerConnection.bytes must not exceed this, when the issue sets such a goal. */
+  heapPerConnectionGoalBytes?: number;
+  /** p99 must stay below this (ms), when the issue sets such a goal. */
+  p99GoalMs?: number;
   /** Answers with a 5xx status, when the scenario counts them apart. */
   serverErrors?: number;
   /** Every answer must be 2xx, with no socket error or timeout (a load whose goal is to never fail). */
@@ -85,6 +89,18 @@ export function missedGoals(row: ResultRow): string[] {
   if (row.rssGrowthGoalMb !== undefined && row.rssGrowthMb !== undefined && !(row.rssGrowthMb < row.rssGrowthGoalMb)) {
     missed.push(`resident memory grew ${row.rssGrowthMb.toFixed(1)} MB, not under ${row.rssGrowthGoalMb} MB`);
   }
+  if (row.p99GoalMs !== undefined && !(row.p99 < row.p99GoalMs)) {
+    missed.push(`p99 ${row.p99.toFixed(1)} ms is not under ${row.p99GoalMs} ms`);
+  }
+  if (
+    row.heapPerConnectionGoalBytes !== undefined &&
+    row.heapPerConnection !== undefined &&
+    row.heapPerConnection.bytes > row.heapPerConnectionGoalBytes
+  ) {
+    missed.push(
+      `heap per connection ${(row.heapPerConnection.bytes / 1024).toFixed(1)} KB, over ${row.heapPerConnectionGoalBytes / 1024} KB`,
+    );
+  }
   if (row.noFailuresGoal && (row.non2xx > 0 || row.errors > 0)) {
     missed.push(
       `${row.non2xx} non-2xx answers (${row.serverErrors ?? "?"} of them 5xx) and ${row.errors} errors or timeouts`,
@@ -100,6 +116,8 @@ export const goalMet = (row: ResultRow): boolean | undefined => {
     (row.serverP95GoalMs !== undefined && row.serverP95 !== undefined) ||
     (row.sqlGoal !== undefined && row.sql !== undefined) ||
     (row.rssGrowthGoalMb !== undefined && row.rssGrowthMb !== undefined) ||
+    row.p99GoalMs !== undefined ||
+    (row.heapPerConnectionGoalBytes !== undefined && row.heapPerConnection !== undefined) ||
     row.noFailuresGoal === true;
   return checkable ? missedGoals(row).length === 0 : undefined;
 };

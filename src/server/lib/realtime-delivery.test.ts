@@ -177,6 +177,52 @@ describe("the realtime bus", () => {
     }
   });
 
+  it("keeps a stream's access until the database announces a change, whatever made it (SQL here)", async () => {
+    // The default time to live (a minute) stays: only the announcements can make this pass.
+    expect(t.app.ctx.realtime.settings.accessTtlMs).toBeGreaterThanOrEqual(60_000);
+    const sql = t.database.pool;
+    const ended = async (s: Awaited<ReturnType<typeof connect>>) => {
+      const deadline = Date.now() + 3_000;
+      while (!s.ended && Date.now() < deadline) await sleep(20);
+      return s.ended;
+    };
+
+    // A member removed by SQL: members' posts stop at once.
+    const pub = await community();
+    const s = await connect(pub.url, { cookie: pub.member.cookie });
+    await s.next((f) => f.event === "ready");
+    const before = await publishPost(pub.c.id, "members");
+    await s.next((f) => f.data.post_id === before.postId);
+    await sql.query("DELETE FROM community_members WHERE community_id = $1 AND user_id = $2", [
+      pub.c.id,
+      pub.member.id,
+    ]);
+    const hidden = await publishPost(pub.c.id, "members");
+    const visible = await publishPost(pub.c.id, "public");
+    await s.next((f) => f.data.post_id === visible.postId);
+    expect(postIds(s)).toEqual([before.postId, visible.postId]);
+    expect(postIds(s)).not.toContain(hidden.postId);
+
+    // A community made private by SQL: a visitor's stream ends.
+    const visitor = await connect(pub.url);
+    await visitor.next((f) => f.event === "ready");
+    const seen = await publishPost(pub.c.id, "public");
+    await visitor.next((f) => f.data.post_id === seen.postId);
+    await sql.query("UPDATE communities SET visibility = 'private' WHERE id = $1", [pub.c.id]);
+    const unseen = await publishPost(pub.c.id, "public");
+    expect(await ended(visitor)).toBe(true);
+    expect(postIds(visitor)).not.toContain(unseen.postId);
+
+    // A session deleted by SQL: the owner's stream ends.
+    const o = await connect(pub.url, { cookie: pub.owner.cookie });
+    await o.next((f) => f.event === "ready");
+    const mine = await publishPost(pub.c.id, "members");
+    await o.next((f) => f.data.post_id === mine.postId);
+    await sql.query("DELETE FROM session WHERE user_id = $1", [pub.owner.id]);
+    await publishPost(pub.c.id, "public");
+    expect(await ended(o)).toBe(true);
+  });
+
   it("checks the access of every member's stream for one event with a single query", async () => {
     const { c, url } = await community();
     const http = api(t.app);
@@ -188,6 +234,10 @@ describe("the realtime bus", () => {
     }
     const streams = await Promise.all(members.map((m) => connect(url, { cookie: m.cookie })));
     await Promise.all(streams.map((s) => s.next((f) => f.event === "ready")));
+    // Nothing kept (each stream keeps what its opening read): every stream must read its access.
+    const settings = t.app.ctx.realtime.settings;
+    const ttl = settings.accessTtlMs;
+    settings.accessTtlMs = 0;
     const query = vi.spyOn(t.app.ctx.pool, "query");
     try {
       const { postId } = await publishPost(c.id, "members");
@@ -195,8 +245,35 @@ describe("the realtime bus", () => {
       const accessReads = query.mock.calls.filter(([text]) => String(text).includes("WITH ORDINALITY"));
       expect(accessReads).toHaveLength(1);
     } finally {
+      settings.accessTtlMs = ttl;
       query.mockRestore();
       for (const s of streams) s.close();
+    }
+  });
+
+  it("writes each open stream a heartbeat comment when it is due", async () => {
+    const settings = t.app.ctx.realtime.settings;
+    const every = settings.heartbeatMs;
+    settings.heartbeatMs = 300;
+    try {
+      const { member, url } = await community();
+      const a = await connect(url, { cookie: member.cookie });
+      const b = await connect(url);
+      await Promise.all([a, b].map((s) => s.next((f) => f.event === "ready")));
+      const pings = (s: { comments: string[] }) => s.comments.filter((c) => c === "ping").length;
+      const deadline = Date.now() + 5_000;
+      while (!(pings(a) > 0 && pings(b) > 0) && Date.now() < deadline) await sleep(50);
+      expect([pings(a), pings(b)].map((n) => n > 0)).toEqual([true, true]);
+      // Not one per tick: at most one per heartbeatMs (with the ticker's second of slack).
+      const [before, since] = [pings(a), Date.now()];
+      const until = Date.now() + 10_000;
+      while (pings(a) < before + 2 && Date.now() < until) await sleep(50);
+      expect(pings(a)).toBeGreaterThanOrEqual(before + 2);
+      expect(pings(a) - before).toBeLessThanOrEqual(Math.ceil((Date.now() - since) / 300) + 1);
+      a.close();
+      b.close();
+    } finally {
+      settings.heartbeatMs = every;
     }
   });
 

@@ -31,7 +31,10 @@ export type RealtimeSettings = {
   /** Frames per second per client; more are held back briefly, then coalesced into one `resync`. */
   maxPerSecond: number;
   heartbeatMs: number;
-  /** How long a stream trusts a viewer's role and session before reading them again. */
+  /**
+   * How long a stream trusts a viewer's role and session before reading them again, at most: any
+   * change to them is announced by the database and drops them at once (AccessCache).
+   */
   accessTtlMs: number;
   /** How often an idle stream re-checks access (to close one whose viewer lost it). */
   accessRecheckMs: number;
@@ -50,7 +53,7 @@ export const DEFAULT_REALTIME_SETTINGS: RealtimeSettings = {
   pruneEveryMs: 5 * 60_000,
   maxPerSecond: 10,
   heartbeatMs: 25_000,
-  accessTtlMs: 5_000,
+  accessTtlMs: 60_000,
   accessRecheckMs: 30_000,
   maxStreamsPerUser: 10,
   maxStreamsPerAddress: 20,

@@ -63,6 +63,12 @@ export type ViewerLookup = {
 /** Better Auth's session cookie (with the `__Secure-` prefix when cookies are Secure). */
 export const SESSION_COOKIE = "hearth.session_token";
 
+/**
+ * Where the database announces a change to a session (`s:<session id>`) or to a user or profile
+ * (`u:<user id>`), whatever made it: the triggers of the auth tables.
+ */
+export const AUTH_CHANNEL = "hearth_auth";
+
 const parsedCookies = new WeakMap<FastifyRequest, Cookies>();
 
 /**
@@ -122,7 +128,7 @@ export function createViewerLookup(opts: {
     tokensBySession.clear();
     tokensByUser.clear();
   };
-  opts.listener.on("hearth_auth", (payload) => {
+  opts.listener.on(AUTH_CHANNEL, (payload) => {
     if (payload.startsWith("s:")) {
       const token = tokensBySession.get(payload.slice(2));
       if (token) drop(token);

@@ -26,7 +26,8 @@ export class SseStream {
   /** A pending resync that replaces everything before it; `id` is the newest id it stands for. */
   private overflow: { id: number | null } | null = null;
   private timer: NodeJS.Timeout | undefined;
-  private readonly heartbeat: NodeJS.Timeout;
+  /** When the next heartbeat is due (Date.now() ms); one ticker serves every stream (see beating). */
+  private nextBeatAt: number;
   private readonly closeHandlers: (() => void)[] = [];
   private ended = false;
 
@@ -53,8 +54,15 @@ export class SseStream {
     reply.request.raw.socket?.setNoDelay(true);
     this.res.write(`retry: ${Math.round(opts.retryMs ?? 2000 + Math.random() * 4000)}\n\n`);
     this.res.on("close", () => this.cleanup());
-    this.heartbeat = setInterval(() => this.write(": ping\n\n"), opts.heartbeatMs);
-    this.heartbeat.unref();
+    this.nextBeatAt = Date.now() + opts.heartbeatMs;
+    startBeating(this);
+  }
+
+  /** Writes a heartbeat comment when one is due (the ticker asks every HEARTBEAT_TICK_MS). */
+  beatIfDue(now: number): void {
+    if (now < this.nextBeatAt) return;
+    this.nextBeatAt = now + this.opts.heartbeatMs;
+    this.write(": ping\n\n");
   }
 
   get closed(): boolean {
@@ -145,7 +153,7 @@ export class SseStream {
   private cleanup() {
     if (this.ended) return;
     this.ended = true;
-    clearInterval(this.heartbeat);
+    stopBeating(this);
     if (this.timer) clearTimeout(this.timer);
     this.queue = [];
     this.overflow = null;
@@ -156,6 +164,31 @@ export class SseStream {
         // a close handler must not stop the others
       }
     }
+  }
+}
+
+/**
+ * The open streams, and one ticker that writes each its heartbeat when due: a timer of its own
+ * would cost each stream about 200 bytes more (issue 23: 10,000 streams a process). Heartbeats stay
+ * spread over time as the streams' openings were.
+ */
+const beating = new Set<SseStream>();
+let ticker: NodeJS.Timeout | undefined;
+const HEARTBEAT_TICK_MS = 1000;
+
+function startBeating(stream: SseStream) {
+  beating.add(stream);
+  ticker ??= setInterval(() => {
+    const now = Date.now();
+    for (const s of beating) s.beatIfDue(now);
+  }, HEARTBEAT_TICK_MS).unref();
+}
+
+function stopBeating(stream: SseStream) {
+  beating.delete(stream);
+  if (beating.size === 0 && ticker) {
+    clearInterval(ticker);
+    ticker = undefined;
   }
 }
 

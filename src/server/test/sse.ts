@@ -7,6 +7,8 @@ export type SseClient = {
   headers: http.IncomingHttpHeaders;
   body: string;
   frames: SseFrame[];
+  /** Comment lines (heartbeats), without their colon. */
+  comments: string[];
   ended: boolean;
   /** The first frame (from index `from`) matching, within the time limit. */
   next: (match: (f: SseFrame) => boolean, opts?: { from?: number; ms?: number }) => Promise<SseFrame>;
@@ -38,6 +40,7 @@ export async function connectSse(
     headers: res.headers,
     body: "",
     frames: [],
+    comments: [],
     ended: false,
     close: () => res.destroy(),
     next: async (match, { from = 0, ms = 3_000 } = {}) => {
@@ -67,7 +70,10 @@ export async function connectSse(
       const frame: SseFrame = { id: null, event: "message", data: {}, at: Date.now() };
       let hasData = false;
       for (const line of block.split("\n")) {
-        if (line.startsWith(":")) continue;
+        if (line.startsWith(":")) {
+          stream.comments.push(line.slice(1).trim());
+          continue;
+        }
         const [field, ...rest] = line.split(":");
         const value = rest.join(":").replace(/^ /, "");
         if (field === "id") frame.id = value;

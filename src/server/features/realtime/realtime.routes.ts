@@ -53,7 +53,7 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   };
 
   const joins = new JoinBucket(settings);
-  const accessCache = new AccessCache(ctx.pool, settings);
+  const accessCache = new AccessCache(ctx.pool, settings, ctx.listener);
 
   // Idle streams re-check their access together, so the checks of one community batch into one query.
   const rechecks = new Set<() => void>();
@@ -80,6 +80,8 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       /** The access check's answer when it is known without a read (cached), else undefined. */
       allowedNow?: () => boolean | undefined;
       frame: (event: { id: number; payload: Record<string, unknown> }) => Promise<SseFrame | null> | SseFrame | null;
+      /** Called once the stream has ended. */
+      onClose?: () => void;
     },
   ) => {
     const open = openStreams.get(opts.capKey) ?? 0;
@@ -161,6 +163,7 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     rechecks.add(recheck);
 
     stream.onClose(() => {
+      opts.onClose?.();
       rechecks.delete(recheck);
       subscription.close();
       streams.delete(stream);
@@ -208,6 +211,8 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       const communityId = community.id;
       const userId = viewer?.id ?? null;
       const sessionId = viewer?.sessionId ?? null;
+      // What the opening just read answers the first events too.
+      accessCache.remember(communityId, userId, sessionId, access);
       return openStream(request, reply, {
         capKey: viewer ? `u:${viewer.id}` : `ip:${request.ip}`,
         cap: viewer ? settings.maxStreamsPerUser : settings.maxStreamsPerAddress,
@@ -226,6 +231,8 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
           const frame = postFrame(message);
           return frame && access && mayViewPost(access.role, frame.visibility) ? frame.frame : null;
         },
+        // Its memory goes with it (issue 23); another stream of the same session reads it again.
+        onClose: () => accessCache.forget(communityId, userId, sessionId),
       });
     },
   );

@@ -13,7 +13,7 @@ afterAll(async () => {
 describe("the streams' access cache", () => {
   it("keeps an answer for accessTtlMs, and a sweep lets the expired ones go", async () => {
     const settings = { accessTtlMs: 5_000 };
-    const cache = new AccessCache(t.database.pool, settings);
+    const cache = new AccessCache(t.database.pool, settings, t.app.ctx.listener);
     const gone = "00000000-0000-4000-8000-000000000000";
     // A community that does not exist: nobody may see it.
     expect(await cache.read(gone, null, null)).toBeNull();

@@ -1,5 +1,8 @@
 import type pg from "pg";
 import { isRole, type CommunityRole } from "#shared/roles";
+import type { PgListener } from "#server/lib/pg-listener";
+import { MEMBER_CHANNEL, PUBLIC_CHANNEL } from "#server/lib/public-cache";
+import { AUTH_CHANNEL } from "#server/lib/session";
 
 /** What a viewer may see in a community: their role (null for a visitor), or nothing at all. */
 export type Access = { role: CommunityRole | null } | null;
@@ -38,42 +41,61 @@ type AccessAsk = {
   reject: (e: unknown) => void;
 };
 
+type Entry = { at: number; access: Promise<Access>; known?: { access: Access } };
+
 /** Entries the access cache holds at most: one per community, user and session with a stream open. */
 const ACCESS_CACHE_MAX = 100_000;
 
 /**
- * What a viewer may see in a community, shared by the streams of one session for accessTtlMs (read
- * at each lookup: tests change it). The
- * checks asked for in one tick (an event reaching every stream of a community) are read with one
- * query per community, however many viewers there are. A failed read is not cached. Expired
- * entries are dropped by `sweep()` (the routes call it with their periodic re-check) and when the
- * cache is full.
+ * What a viewer may see in a community, shared by the streams of one session. The checks asked
+ * for in one tick (an event reaching every stream of a community) are read with one query per
+ * community, however many viewers there are; a failed read is not kept.
+ *
+ * An answer is kept until the database announces a change that may alter it, whatever made the
+ * change: the viewer's membership or role there (hearth_members), the community (hearth_public),
+ * their session or account (hearth_auth). `accessTtlMs` bounds it besides (read at each lookup:
+ * tests change it), for what no announcement covers: a session reaching its expiry time. As in
+ * every cache, nothing is kept while the LISTEN connection is down, and all is dropped when it
+ * comes back. Expired entries go with `sweep()` (the routes call it with their periodic re-check),
+ * or when the cache is full.
  */
 export class AccessCache {
-  private readonly cache = new Map<string, { at: number; access: Promise<Access>; known?: { access: Access } }>();
+  /** community → user ("" for a visitor) → session ("" for none) → entry. */
+  private readonly cache = new Map<string, Map<string, Map<string, Entry>>>();
+  private count = 0;
   private readonly asking = new Map<string, AccessAsk[]>();
 
   constructor(
     private readonly pool: Pick<pg.Pool, "query">,
     private readonly settings: { readonly accessTtlMs: number },
-  ) {}
+    private readonly listener: Pick<PgListener, "on" | "onReset" | "isConnected">,
+  ) {
+    // `community_id.user_id`: a membership, role or standing changed.
+    listener.on(MEMBER_CHANNEL, (payload) => {
+      const dot = payload.indexOf(".");
+      this.dropUser(payload.slice(dot + 1), payload.slice(0, dot));
+    });
+    // A community changed (visibility, deletion…); empty: something every community shows.
+    listener.on(PUBLIC_CHANNEL, (communityId) => (communityId ? this.dropCommunity(communityId) : this.clear()));
+    listener.on(AUTH_CHANNEL, (payload) => {
+      if (payload.startsWith("u:")) this.dropUser(payload.slice(2));
+      else if (payload.startsWith("s:")) this.dropSession(payload.slice(2));
+    });
+    listener.onReset(() => this.clear());
+  }
 
   /**
-   * The cached answer when it is fresh and already read, without a promise (an event reaching
-   * 10,000 streams is then handed to each synchronously); undefined when `read` must be asked.
+   * The kept answer when it is fresh and already read, without a promise (an event reaching 10,000
+   * streams is then handed to each synchronously); undefined when `read` must be asked.
    */
   peek(communityId: string, userId: string | null, sessionId: string | null): Access | undefined {
-    const hit = this.cache.get(`${communityId}|${userId ?? ""}|${sessionId ?? ""}`);
-    if (!hit?.known || Date.now() - hit.at >= this.settings.accessTtlMs) return undefined;
-    return hit.known.access;
+    const hit = this.entry(communityId, userId, sessionId);
+    return hit?.known && this.fresh(hit) ? hit.known.access : undefined;
   }
 
   read(communityId: string, userId: string | null, sessionId: string | null): Promise<Access> {
-    const key = `${communityId}|${userId ?? ""}|${sessionId ?? ""}`;
-    const hit = this.cache.get(key);
-    if (hit && Date.now() - hit.at < this.settings.accessTtlMs) return hit.access;
-    if (this.cache.size >= ACCESS_CACHE_MAX) this.sweep();
-    if (this.cache.size >= ACCESS_CACHE_MAX) this.cache.clear();
+    const hit = this.entry(communityId, userId, sessionId);
+    if (hit && this.fresh(hit)) return hit.access;
     const access = new Promise<Access>((resolve, reject) => {
       let asks = this.asking.get(communityId);
       if (!asks) {
@@ -85,25 +107,113 @@ export class AccessCache {
       }
       asks.push({ userId, sessionId, resolve, reject });
     });
-    const entry: { at: number; access: Promise<Access>; known?: { access: Access } } = { at: Date.now(), access };
-    access.then(
-      (known) => (entry.known = { access: known }),
-      // A failed read is not cached.
-      () => this.cache.get(key) === entry && this.cache.delete(key),
-    );
-    this.cache.set(key, entry);
+    if (this.listener.isConnected) {
+      const entry: Entry = { at: Date.now(), access };
+      this.store(communityId, userId ?? "", sessionId ?? "", entry);
+      access.then(
+        (known) => (entry.known = { access: known }),
+        () => this.remove(communityId, userId ?? "", sessionId ?? "", entry),
+      );
+    }
     return access;
+  }
+
+  /**
+   * Keeps what a stream's opening just read (the viewer's role and the community's visibility, the
+   * session checked by the lookup): its first event needs no read.
+   */
+  remember(communityId: string, userId: string | null, sessionId: string | null, access: Access): void {
+    if (!this.listener.isConnected || this.peek(communityId, userId, sessionId) !== undefined) return;
+    this.store(communityId, userId ?? "", sessionId ?? "", {
+      at: Date.now(),
+      access: Promise.resolve(access),
+      known: { access },
+    });
+  }
+
+  /** Drops one entry (its stream closed; another stream of the same session reads it again). */
+  forget(communityId: string, userId: string | null, sessionId: string | null): void {
+    const entry = this.entry(communityId, userId, sessionId);
+    if (entry) this.remove(communityId, userId ?? "", sessionId ?? "", entry);
   }
 
   /** Drops the expired entries. */
   sweep(): void {
-    const now = Date.now();
-    for (const [key, entry] of this.cache) if (now - entry.at >= this.settings.accessTtlMs) this.cache.delete(key);
+    for (const [communityId, users] of this.cache) {
+      for (const [userId, sessions] of users) {
+        for (const [sessionId, entry] of sessions) {
+          if (!this.fresh(entry)) this.remove(communityId, userId, sessionId, entry);
+        }
+      }
+    }
   }
 
   /** Entries held (tests). */
   get size(): number {
-    return this.cache.size;
+    return this.count;
+  }
+
+  private fresh(entry: Entry): boolean {
+    return Date.now() - entry.at < this.settings.accessTtlMs && this.listener.isConnected;
+  }
+
+  private entry(communityId: string, userId: string | null, sessionId: string | null): Entry | undefined {
+    return this.cache
+      .get(communityId)
+      ?.get(userId ?? "")
+      ?.get(sessionId ?? "");
+  }
+
+  private store(communityId: string, userId: string, sessionId: string, entry: Entry) {
+    if (this.count >= ACCESS_CACHE_MAX) this.sweep();
+    if (this.count >= ACCESS_CACHE_MAX) this.clear();
+    let users = this.cache.get(communityId);
+    if (!users) this.cache.set(communityId, (users = new Map()));
+    let sessions = users.get(userId);
+    if (!sessions) users.set(userId, (sessions = new Map()));
+    if (!sessions.has(sessionId)) this.count++;
+    sessions.set(sessionId, entry);
+  }
+
+  private remove(communityId: string, userId: string, sessionId: string, entry: Entry) {
+    const users = this.cache.get(communityId);
+    const sessions = users?.get(userId);
+    if (sessions?.get(sessionId) !== entry) return;
+    sessions.delete(sessionId);
+    this.count--;
+    if (sessions.size === 0) users!.delete(userId);
+    if (users!.size === 0) this.cache.delete(communityId);
+  }
+
+  /** A user's entries in one community, or in every community. */
+  private dropUser(userId: string, communityId?: string) {
+    for (const [id, users] of communityId ? [[communityId, this.cache.get(communityId)] as const] : this.cache) {
+      const sessions = users?.get(userId);
+      if (!sessions) continue;
+      this.count -= sessions.size;
+      users!.delete(userId);
+      if (users!.size === 0) this.cache.delete(id);
+    }
+  }
+
+  private dropCommunity(communityId: string) {
+    for (const sessions of this.cache.get(communityId)?.values() ?? []) this.count -= sessions.size;
+    this.cache.delete(communityId);
+  }
+
+  /** One session's entries: a pass over the cache (a sign-out is rare beside an event). */
+  private dropSession(sessionId: string) {
+    for (const [communityId, users] of this.cache) {
+      for (const [userId, sessions] of users) {
+        const entry = sessions.get(sessionId);
+        if (entry) this.remove(communityId, userId, sessionId, entry);
+      }
+    }
+  }
+
+  private clear() {
+    this.cache.clear();
+    this.count = 0;
   }
 
   private async readBatch(communityId: string, asks: AccessAsk[]) {
