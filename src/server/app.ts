@@ -100,6 +100,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   ctx.worker.register(levelJobHandlers(ctx));
   ctx.worker.register(messageJobHandlers(ctx));
 
+  // Declared before the first request, so every request object has it from its construction (one
+  // shape, no property store added when the session is looked up; issue 23).
+  root.decorateRequest("viewerPromise", null);
   registerSecurityHeaders(root, config);
   registerCompression(root);
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 10 } });

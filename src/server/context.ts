@@ -140,7 +140,8 @@ export type Viewer = {
 
 declare module "fastify" {
   interface FastifyRequest {
-    viewerPromise?: Promise<Viewer | null>;
+    /** The session lookup of this request, made once (lib/session.ts); null until asked. */
+    viewerPromise: Promise<Viewer | null> | null;
   }
   interface FastifyContextConfig {
     /** The route authenticates by a token of its own, not the session: the cross-site check skips it. */

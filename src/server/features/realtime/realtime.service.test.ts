@@ -29,4 +29,27 @@ describe("the streams' access cache", () => {
     }
     expect(cache.size).toBe(0);
   });
+
+  it("reads an answer again ahead of its expiry when asked, serving the kept one meanwhile", async () => {
+    const settings = { accessTtlMs: 5_000 };
+    const cache = new AccessCache(t.database.pool, settings, t.app.ctx.listener);
+    const gone = "00000000-0000-4000-8000-00000000000a";
+    expect(await cache.read(gone, "u", "s")).toBeNull();
+    const query = vi.spyOn(t.database.pool, "query");
+    const clock = vi.spyOn(Date, "now").mockReturnValue(Date.now() + 3_000);
+    try {
+      // Fresh for 2 s more: an ordinary read keeps it, a read 2.5 s ahead reads it again.
+      await cache.read(gone, "u", "s");
+      expect(query).not.toHaveBeenCalled();
+      const again = cache.read(gone, "u", "s", 2_500);
+      // Known meanwhile (null: no access), not unknown (undefined).
+      expect(cache.peek(gone, "u", "s")).toBeNull();
+      expect(await again).toBeNull();
+      expect(query).toHaveBeenCalledTimes(1);
+    } finally {
+      clock.mockRestore();
+      query.mockRestore();
+    }
+    expect(cache.size).toBe(1);
+  });
 });

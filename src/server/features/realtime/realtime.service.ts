@@ -93,9 +93,14 @@ export class AccessCache {
     return hit?.known && this.fresh(hit) ? hit.known.access : undefined;
   }
 
-  read(communityId: string, userId: string | null, sessionId: string | null): Promise<Access> {
+  /**
+   * The answer, read with the other asks of this tick when it is not kept. `aheadMs`: read it again
+   * when it would expire within that time (the periodic re-check), so that events keep finding it
+   * fresh; until the new answer comes, the one kept still serves.
+   */
+  read(communityId: string, userId: string | null, sessionId: string | null, aheadMs = 0): Promise<Access> {
     const hit = this.entry(communityId, userId, sessionId);
-    if (hit && this.fresh(hit)) return hit.access;
+    if (hit && this.fresh(hit, aheadMs)) return hit.access;
     const access = new Promise<Access>((resolve, reject) => {
       let asks = this.asking.get(communityId);
       if (!asks) {
@@ -108,7 +113,7 @@ export class AccessCache {
       asks.push({ userId, sessionId, resolve, reject });
     });
     if (this.listener.isConnected) {
-      const entry: Entry = { at: Date.now(), access };
+      const entry: Entry = { at: Date.now(), access, known: hit && this.fresh(hit) ? hit.known : undefined };
       this.store(communityId, userId ?? "", sessionId ?? "", entry);
       access.then(
         (known) => (entry.known = { access: known }),
@@ -153,8 +158,8 @@ export class AccessCache {
     return this.count;
   }
 
-  private fresh(entry: Entry): boolean {
-    return Date.now() - entry.at < this.settings.accessTtlMs && this.listener.isConnected;
+  private fresh(entry: Entry, aheadMs = 0): boolean {
+    return Date.now() - entry.at < this.settings.accessTtlMs - aheadMs && this.listener.isConnected;
   }
 
   private entry(communityId: string, userId: string | null, sessionId: string | null): Entry | undefined {
