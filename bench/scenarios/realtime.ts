@@ -566,7 +566,7 @@ export const realtime: Scenario = {
             `stream, the baseline ${kb(heap.baseline)} (${times(heap.hearth / heap.baseline)}); external memory ` +
             `(buffers) did not change. Hearth's includes what a signed-in stream keeps: its request and reply ` +
             `objects, its session in the viewer cache, its access-cache entry, the hub subscription, the ` +
-            `stream's queue and two timers. Private resident memory (RssAnon from /proc, RSS without mapped ` +
+            `stream's delivery object and its rules. Private resident memory (RssAnon from /proc, RSS without mapped ` +
             `files): Hearth ${kb(rss.hearth)} per stream, the baseline ${kb(rss.baseline)}; not a reliable ` +
             `measure at this size: the Hearth process's private memory (${mb(idle.hearth.rssAnon)} MB with no ` +
             `stream, of which ${mb(idle.hearth.heapUsed)} MB V8 heap) can move by tens of MB as the allocator and V8 ` +
