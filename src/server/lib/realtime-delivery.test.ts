@@ -4,7 +4,17 @@ import { buildApp } from "#server/app";
 import { connectDatabase } from "#server/db/client";
 import { api, signedInUser } from "#server/test/harness";
 import { publishPostEvent } from "./realtime";
-import { community, connect, postIds, publishPost, second, sleep, t, useRealtimeApps } from "./realtime.test-helpers";
+import {
+  community,
+  connect,
+  postIds,
+  publishPost,
+  second,
+  sleep,
+  t,
+  useRealtimeApps,
+  withRealtimeSettings,
+} from "./realtime.test-helpers";
 
 useRealtimeApps();
 
@@ -251,11 +261,8 @@ describe("the realtime bus", () => {
     }
   });
 
-  it("writes each open stream a heartbeat comment when it is due", async () => {
-    const settings = t.app.ctx.realtime.settings;
-    const every = settings.heartbeatMs;
-    settings.heartbeatMs = 300;
-    try {
+  it("writes each open stream a heartbeat comment when it is due", () =>
+    withRealtimeSettings({ heartbeatMs: 300 }, async () => {
       const { member, url } = await community();
       const a = await connect(url, { cookie: member.cookie });
       const b = await connect(url);
@@ -272,16 +279,10 @@ describe("the realtime bus", () => {
       expect(pings(a) - before).toBeLessThanOrEqual(Math.ceil((Date.now() - since) / 300) + 1);
       a.close();
       b.close();
-    } finally {
-      settings.heartbeatMs = every;
-    }
-  });
+    }));
 
-  it("caps concurrent streams per user", async () => {
-    const settings = t.app.ctx.realtime.settings;
-    const cap = settings.maxStreamsPerUser;
-    settings.maxStreamsPerUser = 2;
-    try {
+  it("caps concurrent streams per user", () =>
+    withRealtimeSettings({ maxStreamsPerUser: 2 }, async () => {
       const { member, url } = await community();
       const a = await connect(url, { cookie: member.cookie });
       const b = await connect(url, { cookie: member.cookie });
@@ -298,8 +299,5 @@ describe("the realtime bus", () => {
       expect(d.status).toBe(200);
       b.close();
       d.close();
-    } finally {
-      settings.maxStreamsPerUser = cap;
-    }
-  });
+    }));
 });

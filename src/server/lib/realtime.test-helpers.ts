@@ -4,7 +4,7 @@ import { buildApp, type HearthApp } from "#server/app";
 import { connectDatabase, type Database } from "#server/db/client";
 import { api, createTestApp, signedInUser, type TestApp } from "#server/test/harness";
 import { connectSse, type SseClient } from "#server/test/sse";
-import { publishPostEvent, type PostEventType, type PostVisibility } from "./realtime";
+import { publishPostEvent, type PostEventType, type PostVisibility, type RealtimeSettings } from "./realtime";
 
 // Shared by realtime.test.ts and realtime-delivery.test.ts: two apps on one database (the second
 // stands for another process), SSE clients closed after the file, and a community to stream.
@@ -45,6 +45,18 @@ export async function connect(
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs `fn` with some of the first app's realtime settings changed (read live), then puts them back. */
+export async function withRealtimeSettings<T>(patch: Partial<RealtimeSettings>, fn: () => Promise<T>): Promise<T> {
+  const settings = t.app.ctx.realtime.settings;
+  const saved = { ...settings };
+  Object.assign(settings, patch);
+  try {
+    return await fn();
+  } finally {
+    Object.assign(settings, saved);
+  }
+}
 
 export async function publishPost(
   communityId: string,

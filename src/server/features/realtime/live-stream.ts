@@ -119,9 +119,11 @@ export class CommunityStreamRules implements StreamRules {
     private readonly userId: string | null,
     private readonly sessionId: string | null,
     private access: Access,
+    /** The cache's mark taken before the opening read `access` (AccessCache.remember). */
+    mark: number,
   ) {
-    // What the opening just read answers the first events too.
-    cache.remember(communityId, userId, sessionId, access);
+    // What the opening just read answers the first events too, unless a change was announced since.
+    cache.remember(communityId, userId, sessionId, access, mark);
   }
 
   async allowed(ahead: boolean): Promise<boolean> {

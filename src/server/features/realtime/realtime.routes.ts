@@ -121,6 +121,8 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     },
     async (request, reply) => {
       refuseBurst();
+      // Before the session and the role are read: a change announced meanwhile is not kept.
+      const mark = accessCache.mark;
       const viewer = await ctx.viewer(request);
       if (!viewer) await ctx.rateLimiter.hit(`realtime-join:${request.ip}`, ANONYMOUS_JOIN_RULE);
       const { community, role } = await requireCommunity({
@@ -141,6 +143,7 @@ export const realtimeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
           viewer?.id ?? null,
           viewer?.sessionId ?? null,
           { role },
+          mark,
         ),
       });
     },

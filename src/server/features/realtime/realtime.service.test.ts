@@ -52,4 +52,17 @@ describe("the streams' access cache", () => {
     }
     expect(cache.size).toBe(1);
   });
+
+  it("does not keep what an opening read when a change was announced since its mark", async () => {
+    const cache = new AccessCache(t.database.pool, { accessTtlMs: 60_000 }, t.app.ctx.listener);
+    const c = "00000000-0000-4000-8000-00000000000b";
+    const stale = cache.mark;
+    await t.database.pool.query("SELECT pg_notify('hearth_members', $1)", [`${c}.someone-else`]);
+    const deadline = Date.now() + 5_000;
+    while (cache.mark === stale && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    cache.remember(c, "u", "s", { role: "member" }, stale);
+    expect(cache.peek(c, "u", "s")).toBeUndefined();
+    cache.remember(c, "u", "s", { role: "member" }, cache.mark);
+    expect(cache.peek(c, "u", "s")).toEqual({ role: "member" });
+  });
 });

@@ -63,6 +63,8 @@ export class AccessCache {
   /** community → user ("" for a visitor) → session ("" for none) → entry. */
   private readonly cache = new Map<string, Map<string, Map<string, Entry>>>();
   private count = 0;
+  /** Announced changes heard so far: a read overtaken by one is not kept (as in every cache). */
+  private drops = 0;
   private readonly asking = new Map<string, AccessAsk[]>();
 
   constructor(
@@ -115,20 +117,27 @@ export class AccessCache {
     if (this.listener.isConnected) {
       const entry: Entry = { at: Date.now(), access, known: hit && this.fresh(hit) ? hit.known : undefined };
       this.store(communityId, userId ?? "", sessionId ?? "", entry);
-      access.then(
-        (known) => (entry.known = { access: known }),
-        () => this.remove(communityId, userId ?? "", sessionId ?? "", entry),
-      );
+      const drops = this.drops;
+      const forget = () => this.remove(communityId, userId ?? "", sessionId ?? "", entry);
+      // A failed read, or one a change was announced during, is not kept (its asker still gets it).
+      access.then((known) => (this.drops === drops ? (entry.known = { access: known }) : forget()), forget);
     }
     return access;
   }
 
+  /** A mark to pass to `remember`: taken before reading what it will be given. */
+  get mark(): number {
+    return this.drops;
+  }
+
   /**
    * Keeps what a stream's opening just read (the viewer's role and the community's visibility, the
-   * session checked by the lookup): its first event needs no read.
+   * session checked by the lookup), unless a change was announced since `mark` was taken: its
+   * first event then needs no read.
    */
-  remember(communityId: string, userId: string | null, sessionId: string | null, access: Access): void {
-    if (!this.listener.isConnected || this.peek(communityId, userId, sessionId) !== undefined) return;
+  remember(communityId: string, userId: string | null, sessionId: string | null, access: Access, mark: number): void {
+    if (mark !== this.drops || !this.listener.isConnected) return;
+    if (this.peek(communityId, userId, sessionId) !== undefined) return;
     this.store(communityId, userId ?? "", sessionId ?? "", {
       at: Date.now(),
       access: Promise.resolve(access),
@@ -192,22 +201,26 @@ export class AccessCache {
 
   /** A user's entries in one community, or in every community. */
   private dropUser(userId: string, communityId?: string) {
-    for (const [id, users] of communityId ? [[communityId, this.cache.get(communityId)] as const] : this.cache) {
+    this.drops++;
+    for (const id of communityId ? [communityId] : [...this.cache.keys()]) {
+      const users = this.cache.get(id);
       const sessions = users?.get(userId);
-      if (!sessions) continue;
+      if (!users || !sessions) continue;
       this.count -= sessions.size;
-      users!.delete(userId);
-      if (users!.size === 0) this.cache.delete(id);
+      users.delete(userId);
+      if (users.size === 0) this.cache.delete(id);
     }
   }
 
   private dropCommunity(communityId: string) {
+    this.drops++;
     for (const sessions of this.cache.get(communityId)?.values() ?? []) this.count -= sessions.size;
     this.cache.delete(communityId);
   }
 
   /** One session's entries: a pass over the cache (a sign-out is rare beside an event). */
   private dropSession(sessionId: string) {
+    this.drops++;
     for (const [communityId, users] of this.cache) {
       for (const [userId, sessions] of users) {
         const entry = sessions.get(sessionId);
@@ -217,6 +230,7 @@ export class AccessCache {
   }
 
   private clear() {
+    this.drops++;
     this.cache.clear();
     this.count = 0;
   }
