@@ -202,7 +202,8 @@ export class AccessCache {
   /** A user's entries in one community, or in every community. */
   private dropUser(userId: string, communityId?: string) {
     this.drops++;
-    for (const id of communityId ? [communityId] : [...this.cache.keys()]) {
+    // Deleting the entry being visited is safe while iterating a Map: no copy of the keys.
+    for (const id of communityId ? [communityId] : this.cache.keys()) {
       const users = this.cache.get(id);
       const sessions = users?.get(userId);
       if (!users || !sessions) continue;
