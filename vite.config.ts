@@ -30,6 +30,8 @@ function precompress(): Plugin {
       outDir = path.resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
+      // The browser's files only: the server's renderer (dist/ssr) is read from disk, never sent.
+      if (this.environment.name !== "client") return;
       const files = (await readdir(outDir, { recursive: true, withFileTypes: true }))
         .filter((e) => e.isFile() && COMPRESSIBLE.test(e.name))
         .map((e) => path.join(e.parentPath, e.name));
@@ -70,6 +72,20 @@ export default defineConfig(({ command }) => ({
   root: "src/web",
   plugins: [react(), tailwindcss(), precompress()],
   resolve: { alias: command === "build" ? reactRouterProduction : [] },
+  // `vite build` builds every environment: the browser's app (client, below), then the server's
+  // renderer of first views (ssr), docs/decisions/0027-first-view-on-the-server.md.
+  builder: {},
+  environments: {
+    ssr: {
+      build: {
+        outDir: path.join(repoRoot, "dist/ssr"),
+        emptyOutDir: true,
+        manifest: false,
+        copyPublicDir: false,
+        rolldownOptions: { input: path.join(repoRoot, "src/web/entry-server.tsx") },
+      },
+    },
+  },
   build: {
     outDir: path.join(repoRoot, "dist/web"),
     emptyOutDir: true,

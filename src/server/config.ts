@@ -76,6 +76,7 @@ const envSchema = z.object({
   RATE_LIMITS: bool.default(true),
   PG_STAT_STATEMENTS: bool.default(false),
   SERVE_WEB: bool.default(true),
+  FIRST_VIEW: bool.default(true),
   S3_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().default("auto"),
   S3_BUCKET: z.string().optional(),
@@ -127,6 +128,8 @@ export type Config = {
   /** The bundled PostgreSQL loads pg_stat_statements (every statement's calls and time, for profiling). */
   pgStatStatements: boolean;
   serveWeb: boolean;
+  /** Pages are sent with their first view drawn on the server (lib/first-view.ts). */
+  firstView: boolean;
   /** S3-compatible storage; absent means local disk under DATA_DIR/media. */
   s3: S3Settings | undefined;
   /** After SIGTERM, how long /api/ready answers 503 while requests are still served, before closing. */
@@ -281,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rateLimits: e.RATE_LIMITS,
     pgStatStatements: e.PG_STAT_STATEMENTS,
     serveWeb: e.SERVE_WEB,
+    firstView: e.FIRST_VIEW,
     s3:
       e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
         ? {

@@ -17,11 +17,13 @@ function fakeDist() {
   mkdirSync(path.join(dir, ".vite"));
   writeFileSync(
     path.join(dir, "index.html"),
-    '<!doctype html><html><head><title>Hearth</title><script type="module" crossorigin src="/assets/c-entry.js"></script></head><body><div id="root"></div></body></html>',
+    '<!doctype html><html><head><title>Hearth</title><script type="module" crossorigin src="/assets/c-entry.js"></script>' +
+      '<link rel="modulepreload" crossorigin href="/assets/c-react.js"><link rel="stylesheet" crossorigin href="/assets/index.css">' +
+      '</head><body><div id="root"><!--first-view:start--><header>Hearth</header><!--first-view:end--></div></body></html>',
   );
   const chunk = (file: string, imports: string[] = []) => ({ file: `assets/${file}`, imports });
   const manifest = {
-    "index.html": { ...chunk("c-entry.js", ["_c-react.js"]), isEntry: true },
+    "index.html": { ...chunk("c-entry.js", ["_c-react.js"]), isEntry: true, css: ["assets/index.css"] },
     "_c-react.js": chunk("c-react.js"),
     "_c-shared.js": chunk("c-shared.js", ["_c-react.js"]),
     "_c-icons.js": chunk("c-icons.js"),
@@ -36,8 +38,13 @@ function fakeDist() {
   return dir;
 }
 
-const preloads = (html: string) =>
-  [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+/** The app's start (public/start.js): its entry, and the modules it fetches at once after the first paint. */
+const start = (html: string) => {
+  const tag = /<script defer src="\/start.js" data-entry="([^"]+)" data-preload="([^"]*)"><\/script>/.exec(html);
+  return tag ? { entry: tag[1], preload: tag[2].split(" ").filter(Boolean) } : null;
+};
+/** What the page fetches beyond the entry and the entry's own imports (the same on every page). */
+const preloads = (html: string) => start(html)!.preload.filter((file) => file !== "/assets/c-react.js");
 /** The fetch hints' URLs, as the browser reads the attribute (&amp; is &). */
 const fetches = (html: string) =>
   [...html.matchAll(/<link rel="preload" as="fetch" crossorigin href="([^"]+)">/g)].map((m) =>
@@ -68,8 +75,16 @@ describe("page shell", () => {
       "/assets/c-member-home.js",
       "/assets/c-shared.js",
     ]);
-    // The hints sit in <head>, before the entry script runs.
+    // The start sits in <head>, after the stylesheet; it replaces the entry's module script, and Vite's
+    // own hints: nothing of the app is fetched before the first paint.
     expect(member.indexOf("c-member-home.js")).toBeLessThan(member.indexOf("</head>"));
+    expect(start(member)).toEqual({
+      entry: "/assets/c-entry.js",
+      preload: ["/assets/c-react.js", "/assets/c-community.js", "/assets/c-shared.js", "/assets/c-member-home.js"],
+    });
+    expect(member).not.toContain('<script type="module"');
+    expect(member).not.toContain("modulepreload");
+    expect(member.indexOf('rel="stylesheet"')).toBeLessThan(member.indexOf("start.js"));
 
     expect(fetches(shell("/", false))).toEqual(["/api/me", "/api/communities?limit=12"]);
     expect(fetches(shell("/category/technology", false))).toEqual([
@@ -98,6 +113,36 @@ describe("page shell", () => {
     }
     // An unknown page (the app's own 404) gets only the session read.
     expect(preloads(shell("/no/such/page", false))).toEqual([]);
+  });
+
+  it("puts a first view in the root, inert until the app adopts it, with its answers and its title", () => {
+    const shell = createPageShell(dir);
+    const id = "0b0e5f7e-1111-4a2b-9c3d-123456789abc";
+    // A "$&" or "$'" in a post's text is text, not a replacement pattern.
+    const data = JSON.stringify([[["post", id], { content: "costs $& and $' \\u003c/script>" }, 1]]);
+    const html = shell(`/post/${id}`, false, {
+      html: '<main id="main"><p>The post &amp; $&amp; its text</p></main>',
+      head: '<title>The post · Hearth</title><link rel="preload" as="image" href="/media/a.webp" fetchPriority="high"/>',
+      data,
+      errors: [],
+    });
+    expect(html).toContain('<div id="root" inert><main id="main"><p>The post &amp; $&amp; its text</p></main></div>');
+    expect(html).not.toContain("<header>Hearth</header>");
+    expect(html).not.toContain("first-view:");
+    const json = /<script type="application\/json" id="hearth-first-view">(.*)<\/script><\/body>/.exec(html);
+    expect(json?.[1]).toBe(data);
+    const head = html.slice(0, html.indexOf("</head>"));
+    expect(head).toContain("<title>The post · Hearth</title>");
+    expect(head).not.toContain("<title>Hearth</title>");
+    expect(head).toContain('<link rel="preload" as="image" href="/media/a.webp" fetchPriority="high"/>');
+    // It carries its answers: no read is hinted, the app is still started.
+    expect(fetches(html)).toEqual([]);
+    expect(start(html)?.preload).toContain("/assets/c-post.js");
+    // Without one, the painted header stays and the reads are hinted.
+    const plain = shell(`/post/${id}`, false, null);
+    expect(plain).toContain("<header>Hearth</header>");
+    expect(plain).not.toContain(" inert");
+    expect(fetches(plain)).toEqual(["/api/me", `/api/posts/${id}`, `/api/posts/${id}/comments`]);
   });
 
   it("falls back to the plain index.html when the build has no manifest", () => {

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { FIRST_VIEW_DATA_ID, type FirstView } from "#shared/first-view";
 import { escapeHtml } from "./html";
 
 /**
@@ -71,55 +72,107 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
 type ManifestChunk = { file: string; imports?: string[]; isEntry?: boolean };
 type Manifest = Record<string, ManifestChunk>;
 
-export type PageShell = (pathname: string, signedIn: boolean) => string;
+export type PageShell = (pathname: string, signedIn: boolean, view?: FirstView | null) => string;
+
+const VIEW_START = "<!--first-view:start-->";
+const VIEW_END = "<!--first-view:end-->";
+const ROOT = '<div id="root">';
+const TITLE = /<title>[^<]*<\/title>/;
+
+/**
+ * The page with its first view (lib/first-view.ts) in place of the painted header: the app's markup
+ * inside the root, which stays inert (nothing clickable, nothing focusable) until the browser's app
+ * has adopted it and can answer a click; the answers it was drawn from, as JSON the app reads (never
+ * run: a JSON script element); the page's title, and the preloads it asks for, in the head.
+ */
+function withFirstView(html: string, view: FirstView): string {
+  const start = html.indexOf(VIEW_START);
+  const end = html.indexOf(VIEW_END);
+  const root = html.indexOf(ROOT);
+  if (start < 0 || end < start || root < 0 || root > start) return html;
+  const title = TITLE.exec(view.head)?.[0];
+  let head = html.slice(0, root);
+  if (title) head = head.replace(TITLE, () => title);
+  head = head.replace("</head>", () => `${view.head.replace(TITLE, "")}</head>`);
+  return (
+    head +
+    // Nothing but the app's markup in the root, not even white space: React adopts it node by node.
+    '<div id="root" inert>' +
+    view.html +
+    html
+      .slice(end + VIEW_END.length)
+      .trimStart()
+      .replace(
+        "</body>",
+        () => `<script type="application/json" id="${FIRST_VIEW_DATA_ID}">${view.data}</script></body>`,
+      )
+  );
+}
+
+const START = "<!--app-start-->";
+
+/**
+ * index.html with the stylesheet first and, in place of the entry's `<script type="module">` and
+ * Vite's hints, a mark for public/start.js: the page paints (its first view, or the painted header)
+ * before any of the app's JavaScript is fetched. A module and its hints fetched beside the
+ * stylesheet share a slow link with it, and the module runs before the first paint when they arrive
+ * together; start.js fetches them all at once after the first frame, then runs the app.
+ */
+function paintFirst(html: string): { html: string; entry: string } | null {
+  const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
+  if (!entry) return null;
+  const sheets = html.match(/<link rel="stylesheet"[^>]*>/g) ?? [];
+  let rest = html.replace(/\s*<link rel="modulepreload"[^>]*>/g, "");
+  for (const sheet of sheets) rest = rest.replace(sheet, "");
+  return { html: rest.replace(entry[0], () => sheets.join("") + START), entry: entry[1] };
+}
 
 /**
  * Reads index.html and the manifest once. Without a manifest (an older build) pages get the plain
  * index.html.
  */
 export function createPageShell(webDist: string): PageShell {
-  const html = readFileSync(path.join(webDist, "index.html"), "utf8");
+  const index = readFileSync(path.join(webDist, "index.html"), "utf8");
+  const painted = paintFirst(index);
   let manifest: Manifest;
   try {
     manifest = JSON.parse(readFileSync(path.join(webDist, ".vite/manifest.json"), "utf8")) as Manifest;
   } catch {
-    return () => html;
+    return () => index;
   }
+  if (!painted) return () => index;
+  const { html, entry } = painted;
   const closure = (key: string, into: Set<string>) => {
     const chunk = manifest[key];
     if (!chunk || into.has(chunk.file)) return;
     into.add(chunk.file);
     for (const imported of chunk.imports ?? []) closure(imported, into);
   };
-  // The entry and its imports are in index.html already.
   const inEntry = new Set<string>();
   closure("index.html", inEntry);
 
+  // The app's start for each page: its entry, and every module it and the page's route load first.
   const cache = new Map<string, string>();
-  const hintsFor = (key: string, page: PageRoute, signedIn: boolean) => {
-    let hints = cache.get(key);
-    if (hints === undefined) {
+  const startFor = (key: string, page: PageRoute | undefined, signedIn: boolean) => {
+    let tag = cache.get(key);
+    if (tag === undefined) {
       const files = new Set(inEntry);
-      for (const module of page.modules(signedIn)) closure(module, files);
-      hints = [...files]
-        .filter((file) => !inEntry.has(file) && file.endsWith(".js"))
-        .map((file) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}">`)
-        .join("");
-      cache.set(key, hints);
+      for (const module of page?.modules(signedIn) ?? []) closure(module, files);
+      const preload = [...files].map((file) => `/${file}`).filter((file) => file !== entry && file.endsWith(".js"));
+      tag = `<script defer src="/start.js" data-entry="${escapeHtml(entry)}" data-preload="${escapeHtml(preload.join(" "))}"></script>`;
+      cache.set(key, tag);
     }
-    return hints;
+    return tag;
   };
 
-  return (pathname, signedIn) => {
+  return (pathname, signedIn, view) => {
     const at = PAGE_ROUTES.findIndex((page) => page.pattern.test(pathname));
-    const links = ['<link rel="preload" as="fetch" crossorigin href="/api/me">'];
-    if (at >= 0) {
-      const page = PAGE_ROUTES[at];
-      links.push(hintsFor(`${at}:${signedIn}`, page, signedIn));
-      for (const read of page.reads?.(pathname.match(page.pattern)!) ?? []) {
-        links.push(`<link rel="preload" as="fetch" crossorigin href="${escapeHtml(read)}">`);
-      }
-    }
-    return html.replace("</head>", `${links.join("")}</head>`);
+    const page = at >= 0 ? PAGE_ROUTES[at] : undefined;
+    // A first view carries its answers: the browser reads none of them again. Without one, the page
+    // asks for them at once, while the app loads.
+    const reads = view ? [] : ["/api/me", ...(page?.reads?.(pathname.match(page.pattern)!) ?? [])];
+    const links = reads.map((read) => `<link rel="preload" as="fetch" crossorigin href="${escapeHtml(read)}">`);
+    const shell = html.replace(START, () => links.join("") + startFor(`${at}:${signedIn}`, page, signedIn));
+    return view ? withFirstView(shell, view) : shell;
   };
 }

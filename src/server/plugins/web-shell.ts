@@ -6,13 +6,14 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "#server/config";
 import { errorBody } from "#server/lib/errors";
+import { loadFirstViewRenderer } from "#server/lib/first-view";
 import { createPageShell } from "#server/lib/page-shell";
 import { hasSessionCookie } from "#server/lib/session";
 import { BROTLI_QUICK, pickEncoding } from "./compression";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
-/** The built web app (vite build). */
+/** The built web app (vite build); beside it, in ../ssr, the same app built to draw first views. */
 export const WEB_DIST = path.join(root, "dist/web");
 
 /**
@@ -43,7 +44,9 @@ export async function registerWebShell(app: FastifyInstance, opts: { config: Con
   }
 
   const pageShell = webBuilt ? createPageShell(webDist) : null;
-  app.setNotFoundHandler((request, reply) => {
+  const firstView =
+    webBuilt && config.firstView ? await loadFirstViewRenderer(app, path.join(webDist, "../ssr")) : null;
+  app.setNotFoundHandler(async (request, reply) => {
     const isPage = request.method === "GET" && !/^\/(api|assets|media|dev)(\/|$|\?)/.test(request.url);
     if (!isPage || !pageShell) {
       return reply.status(404).send(errorBody("NOT_FOUND", `No route ${request.method} ${request.url.split("?")[0]}`));
@@ -51,12 +54,14 @@ export async function registerWebShell(app: FastifyInstance, opts: { config: Con
     // Every other GET is a page of the single-page app, with hints for what that page loads first.
     const pathname = request.url.split("?")[0];
     const signedIn = hasSessionCookie(request);
+    const view = firstView ? await firstView(request) : null;
     reply
-      .header("cache-control", "no-cache")
+      // A signed-in visitor's first view is theirs alone: no shared cache keeps it.
+      .header("cache-control", signedIn ? "private, no-cache" : "no-cache")
       .header("vary", "cookie, accept-encoding")
       .type("text/html; charset=utf-8");
     // The not-found handler is not a route, so the compression hook does not reach it: compress here.
-    const html = pageShell(pathname, signedIn);
+    const html = pageShell(pathname, signedIn, view);
     const encoding = pickEncoding(request.headers["accept-encoding"]);
     if (encoding === "br")
       return reply.header("content-encoding", "br").send(zlib.brotliCompressSync(html, BROTLI_QUICK));

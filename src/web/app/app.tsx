@@ -1,17 +1,38 @@
-import { QueryClientProvider } from "@tanstack/react-query";
-import { RouterProvider } from "react-router/dom";
+import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { type ReactNode, StrictMode, useEffect } from "react";
 import { ErrorBoundary } from "#web/components/error-fallback";
 import { ToasterHost } from "#web/components/toaster-host";
-import { queryClient } from "#web/lib/query-client";
-import { router } from "./router";
 
-export function App() {
+/**
+ * The app around its router: the browser's `RouterProvider` (main.tsx), or the server's
+ * `StaticRouterProvider` for a page's first view (entry-server.tsx). Both render this same tree (the
+ * ids React makes follow its shape), so the browser adopts the server's HTML instead of drawing it
+ * again. `onDrawn` runs once the browser has drawn or adopted the page.
+ */
+export function App({
+  queryClient,
+  children,
+  onDrawn,
+}: {
+  queryClient: QueryClient;
+  children: ReactNode;
+  onDrawn?: () => void;
+}) {
   return (
-    <ErrorBoundary>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-        <ToasterHost />
-      </QueryClientProvider>
-    </ErrorBoundary>
+    <StrictMode>
+      <ErrorBoundary>
+        <QueryClientProvider client={queryClient}>
+          {children}
+          <ToasterHost />
+        </QueryClientProvider>
+      </ErrorBoundary>
+      <Drawn onDrawn={onDrawn} />
+    </StrictMode>
   );
+}
+
+/** Renders nothing; tells when the page is on screen and answering. */
+function Drawn({ onDrawn }: { onDrawn?: () => void }) {
+  useEffect(() => onDrawn?.(), [onDrawn]);
+  return null;
 }

@@ -1,5 +1,6 @@
 import { Plus } from "lucide-react";
-import { lazy, Suspense } from "react";
+import { lazyPart } from "#web/lib/lazy-part";
+import { Suspense } from "react";
 import { Link, useNavigate } from "react-router";
 import { Logo } from "#web/components/layout/logo";
 import { Button } from "#web/components/ui/button";
@@ -9,19 +10,19 @@ import { Bone } from "#web/components/ui/load-states";
 import { useIdle } from "#web/lib/use-idle";
 
 // The bell and the user menu (Radix popover and menu) load only for someone signed in.
-const SignedInControls = lazy(() =>
+const SignedInControls = lazyPart("SignedInControls", () =>
   import("./signed-in-controls").then(({ SignedInControls }) => ({ default: SignedInControls })),
 );
 
 // The community switcher (a Radix menu) loads once the page is idle, never with the first page.
-const CommunitySwitcher = lazy(() =>
+const CommunitySwitcher = lazyPart("CommunitySwitcher", () =>
   import("#web/features/communities/components/community-switcher").then(({ CommunitySwitcher }) => ({
     default: CommunitySwitcher,
   })),
 );
 
 // The search box (across communities) loads once the page is idle too: every page has the header.
-const HeaderSearch = lazy(() =>
+const HeaderSearch = lazyPart("HeaderSearch", () =>
   import("#web/features/search/components/header-search").then(({ HeaderSearch }) => ({ default: HeaderSearch })),
 );
 

@@ -1,4 +1,4 @@
-import { createBrowserRouter } from "react-router";
+import type { RouteObject } from "react-router";
 import { RouteErrorView } from "#web/components/error-fallback";
 import { RootLayout } from "./root-layout";
 
@@ -6,8 +6,11 @@ import { RootLayout } from "./root-layout";
 const page = <K extends string>(module: Promise<Record<K, React.ComponentType>>, name: K) =>
   module.then((m) => ({ Component: m[name] }));
 
-/** Every page is its own chunk, so the first page stays light. */
-export const router = createBrowserRouter([
+/**
+ * Every page is its own chunk, so the first page stays light. The browser makes its router of these
+ * (main.tsx), the server renders a page's first view with them (entry-server.tsx).
+ */
+export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     errorElement: <RouteErrorView />,
@@ -114,4 +117,4 @@ export const router = createBrowserRouter([
       },
     ],
   },
-]);
+];

@@ -1,5 +1,6 @@
 import createClient from "openapi-fetch";
 import type { ApiErrorCode } from "#shared/errors";
+import { FIRST_VIEW_ORIGIN } from "#shared/first-view";
 import type { paths } from "./api-types";
 
 /**
@@ -27,8 +28,24 @@ function toApiError(status: number, body: unknown): ApiError {
   return new ApiError(status, code, message, typeof error?.field === "string" ? error.field : undefined);
 }
 
+type Send = (request: Request) => Promise<Response>;
+let send: Send = (request) => fetch(request);
+
+/**
+ * The server renders a page's first view with the same reads the page makes: it answers them
+ * in-process, as the visitor (entry-server.tsx). The browser sends them.
+ */
+export function sendApiRequestsWith(sender: Send): void {
+  send = sender;
+}
+
 /** Typed client for the API, generated from the server's OpenAPI document. */
-export const api = createClient<paths>({ baseUrl: "", credentials: "same-origin" });
+export const api = createClient<paths>({
+  // Relative in the browser; the server's renderer needs a whole URL, and answers it itself.
+  baseUrl: typeof window === "undefined" ? FIRST_VIEW_ORIGIN : "",
+  credentials: "same-origin",
+  fetch: (request) => send(request),
+});
 
 /** Resolves to the response data, or throws an ApiError carrying the server's code and message. */
 export async function unwrap<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {

@@ -10,11 +10,29 @@ export type AuthDialogRequest = {
   message?: string;
 };
 
-export const AUTH_DIALOG_EVENT = "hearth:auth-dialog";
-
 export const AUTH_DIALOG_MODES: readonly AuthDialogMode[] = ["login", "signup", "forgot"];
 
-/** Opens the one auth dialog of the app shell, from anywhere. */
-export function openAuthDialog(detail: AuthDialogRequest): void {
-  window.dispatchEvent(new CustomEvent<AuthDialogRequest>(AUTH_DIALOG_EVENT, { detail }));
+type Listener = (request: AuthDialogRequest) => void;
+let listener: Listener | null = null;
+let waiting: AuthDialogRequest | null = null;
+
+/**
+ * Opens the one auth dialog of the app shell, from anywhere. Asked before the shell's host listens
+ * (a page adopted from the server runs its effects before the host's, which comes after it), the
+ * request waits for the host.
+ */
+export function openAuthDialog(request: AuthDialogRequest): void {
+  if (listener) listener(request);
+  else waiting = request;
+}
+
+/** The host's subscription: it gets a request made before it listened, then every new one. */
+export function onAuthDialogRequest(next: Listener): () => void {
+  listener = next;
+  const pending = waiting;
+  waiting = null;
+  if (pending) next(pending);
+  return () => {
+    if (listener === next) listener = null;
+  };
 }

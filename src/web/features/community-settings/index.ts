@@ -1,3 +1,3 @@
 export { CommunitySettingsDialog, type CommunitySettingsTab } from "./components/community-settings-dialog";
 export type { CommunitySettingsSection } from "./components/settings-panel";
-export { InviteLinkField, inviteUrl } from "./components/invite-link-field";
+export { InviteLinkField } from "./components/invite-link-field";

@@ -8,7 +8,14 @@ const subscribe = (onChange: () => void) => {
   return () => media.removeEventListener("change", onChange);
 };
 
-/** True when the visitor asked for less motion: nothing moves by itself then. */
+/**
+ * True when the visitor asked for less motion: nothing moves by itself then. The server cannot know:
+ * its first view (and the hydration that adopts it) assumes motion, and the browser's answer follows.
+ */
 export function useReducedMotion(): boolean {
-  return useSyncExternalStore(subscribe, () => window.matchMedia(QUERY).matches);
+  return useSyncExternalStore(
+    subscribe,
+    () => window.matchMedia(QUERY).matches,
+    () => false,
+  );
 }

@@ -2,10 +2,10 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react"
 import { useSearchParams } from "react-router";
 import { LIMITS } from "#shared/limits";
 import {
-  AUTH_DIALOG_EVENT,
   AUTH_DIALOG_MODES,
   type AuthDialogMode,
   type AuthDialogRequest,
+  onAuthDialogRequest,
   openAuthDialog,
 } from "#web/lib/auth-dialog-events";
 import { useMe } from "#web/lib/session";
@@ -13,7 +13,7 @@ import { useMe } from "#web/lib/session";
 const AuthDialog = lazy(() => import("./auth-dialog").then((m) => ({ default: m.AuthDialog })));
 
 /**
- * Listens for `hearth:auth-dialog` and owns the one auth dialog. Also opens it from a link:
+ * Takes the requests of `openAuthDialog` and owns the one auth dialog. Also opens it from a link:
  * `?auth=login|signup|forgot&redirect=/path&email=…` (the redirect still goes through
  * safeRedirectPath after success).
  */
@@ -24,17 +24,15 @@ export function AuthDialogHost() {
   const resetTimer = useRef<number | undefined>(undefined);
 
   useEffect(() => {
-    const onRequest = (event: Event) => {
-      const detail = (event as CustomEvent<AuthDialogRequest>).detail;
-      if (!detail || !AUTH_DIALOG_MODES.includes(detail.mode)) return;
+    const unsubscribe = onAuthDialogRequest((detail) => {
+      if (!AUTH_DIALOG_MODES.includes(detail.mode)) return;
       window.clearTimeout(resetTimer.current);
       setRequest(detail);
       setInstance((n) => n + 1);
       setOpen(true);
-    };
-    window.addEventListener(AUTH_DIALOG_EVENT, onRequest);
+    });
     return () => {
-      window.removeEventListener(AUTH_DIALOG_EVENT, onRequest);
+      unsubscribe();
       window.clearTimeout(resetTimer.current);
     };
   }, []);

@@ -1,5 +1,6 @@
 import { Heart, MessageSquareReply, Trash2 } from "lucide-react";
-import { lazy, type ReactNode, Suspense } from "react";
+import { lazyPart } from "#web/lib/lazy-part";
+import { type ReactNode, Suspense } from "react";
 import { Link } from "react-router";
 import { TimeAgo } from "#web/components/ui/time-ago";
 import { Avatar } from "#web/components/ui/avatar";
@@ -19,7 +20,7 @@ export const commentAuthorName = (comment: Comment) =>
 
 /** One comment or reply: who, when, the text, and what the viewer may do with it. */
 // The ⋯ menu (Radix) loads only where someone may edit or delete a comment.
-const CommentMenu = lazy(() => import("./comment-menu").then((m) => ({ default: m.CommentMenu })));
+const CommentMenu = lazyPart("CommentMenu", () => import("./comment-menu").then((m) => ({ default: m.CommentMenu })));
 
 export function CommentItem({
   comment,

@@ -129,7 +129,12 @@ const subscribeWide = (onChange: () => void) => {
   return () => query.removeEventListener("change", onChange);
 };
 /** Side nav on wide screens (arrow keys up/down), a scrolling strip on narrow ones (left/right). */
-const useWide = () => useSyncExternalStore(subscribeWide, () => window.matchMedia(WIDE).matches);
+const useWide = () =>
+  useSyncExternalStore(
+    subscribeWide,
+    () => window.matchMedia(WIDE).matches,
+    () => false,
+  );
 
 /**
  * Community settings (owner; admin where SPEC §6 allows). Each tab saves its own fields; closing

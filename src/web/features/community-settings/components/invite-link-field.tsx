@@ -4,8 +4,7 @@ import { Button } from "#web/components/ui/button";
 import { inputClasses } from "#web/components/ui/field";
 import { Label } from "#web/components/ui/label";
 import { cn } from "#web/lib/cn";
-
-export const inviteUrl = (code: string) => `${window.location.origin}/invite/${code}`;
+import { inviteUrl } from "#web/lib/invite-url";
 
 /** The invite link, read-only, with a Copy button that says when it worked. */
 export function InviteLinkField({

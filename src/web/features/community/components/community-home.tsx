@@ -1,3 +1,4 @@
+import { lazyPart } from "#web/lib/lazy-part";
 import {
   BookOpen,
   CalendarDays,
@@ -39,7 +40,9 @@ const LeaderboardsTab = lazy(() =>
 
 // The side card comes just after the feed's code (the first JavaScript is at its budget, decision 0009),
 // holding its place meanwhile.
-const CommunitySidebar = lazy(() => import("./community-sidebar").then((m) => ({ default: m.CommunitySidebar })));
+const CommunitySidebar = lazyPart("CommunitySidebar", () =>
+  import("./community-sidebar").then((m) => ({ default: m.CommunitySidebar })),
+);
 const sidebarBone = (
   <div className="lg:sticky lg:top-24 lg:self-start" aria-hidden="true">
     <div className="overflow-hidden rounded-3xl bg-white shadow-sm ring-1 ring-stone-200">
@@ -54,7 +57,7 @@ const sidebarBone = (
 );
 
 // The search box loads once the page is idle; results (?q=) take the tab's place and load with the first search.
-const SearchField = lazy(() =>
+const SearchField = lazyPart("SearchField", () =>
   import("#web/features/search/components/search-field").then((m) => ({ default: m.CommunitySearchField })),
 );
 const SearchResults = lazy(() =>
@@ -112,7 +115,8 @@ export function CommunityHome({ community: c }: { community: CommunityView }) {
   const { tabs, current, select, searching } = useHomeTab(c);
   const idle = useIdle();
   // ?settings=payouts (Stripe's onboarding comes back there) opens the settings on that tab.
-  const [settingsTab] = useState(() => new URLSearchParams(location.search).get("settings"));
+  const [searchParams] = useSearchParams();
+  const [settingsTab] = useState(() => searchParams.get("settings"));
   const [settingsOpen, setSettingsOpen] = useState(!!settingsTab);
   const [settingsUsed, setSettingsUsed] = useState(!!settingsTab);
   const label = tabs.find((t) => t.id === current)?.label ?? "Community";

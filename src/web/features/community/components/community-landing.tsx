@@ -1,3 +1,4 @@
+import { lazyPart } from "#web/lib/lazy-part";
 import {
   Bell,
   BookOpen,
@@ -10,7 +11,7 @@ import {
   Trophy,
   Users,
 } from "lucide-react";
-import { lazy, type ReactNode, Suspense, useState } from "react";
+import { type ReactNode, Suspense, useState } from "react";
 import { Link } from "react-router";
 import { categoryLabel } from "#shared/communities";
 import { JOIN_MESSAGES } from "#shared/membership";
@@ -25,12 +26,12 @@ import { CommunityFigures } from "./community-figures";
 import { joinLabel, useJoinAction } from "#web/features/members";
 
 /** The request form loads only for a community that takes requests. */
-const JoinRequestPanel = lazy(() =>
+const JoinRequestPanel = lazyPart("JoinRequestPanel", () =>
   import("#web/features/membership/components/join-request-panel").then((m) => ({ default: m.JoinRequestPanel })),
 );
 
 /** The plan chooser loads when JOIN is pressed on a paid community. */
-const PlanChooser = lazy(() =>
+const PlanChooser = lazyPart("PlanChooser", () =>
   import("#web/features/billing/components/plan-chooser").then((m) => ({ default: m.PlanChooser })),
 );
 

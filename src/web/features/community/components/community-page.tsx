@@ -1,4 +1,5 @@
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
+import { lazyPart } from "#web/lib/lazy-part";
 import { ErrorFallback } from "#web/components/error-fallback";
 import { ApiError } from "#web/lib/api";
 import { useMe } from "#web/lib/session";
@@ -10,10 +11,14 @@ import { LoadingRegion, PictureLinesSkeleton } from "#web/components/ui/load-sta
 // landing; signed in: the home), so it loads beside the community's data at no extra wait.
 const loadHome = () => import("./community-home");
 const loadLanding = () => import("./community-landing");
-const CommunityHome = lazy(() => loadHome().then((m) => ({ default: m.CommunityHome })));
-const CommunityLanding = lazy(() => loadLanding().then((m) => ({ default: m.CommunityLanding })));
+const CommunityHome = lazyPart("CommunityHome", () => loadHome().then((m) => ({ default: m.CommunityHome })));
+const CommunityLanding = lazyPart("CommunityLanding", () =>
+  loadLanding().then((m) => ({ default: m.CommunityLanding })),
+);
 // Not found and private: rare answers, in a chunk of their own.
-const CommunityGate = lazy(() => import("./community-gate").then((m) => ({ default: m.CommunityGate })));
+const CommunityGate = lazyPart("CommunityGate", () =>
+  import("./community-gate").then((m) => ({ default: m.CommunityGate })),
+);
 
 /**
  * /community/:communityId (id or slug): not found, the private gate, the landing for visitors

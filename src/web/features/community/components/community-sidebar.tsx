@@ -1,5 +1,6 @@
 import { Check, ClipboardList, Copy, Crown, Info, Link2, LogOut, Settings } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
+import { lazyPart } from "#web/lib/lazy-part";
+import { Suspense, useState } from "react";
 import { Link } from "react-router";
 import { toast } from "#web/lib/toast";
 import { ONBOARDING_TASKS } from "#shared/communities";
@@ -7,6 +8,7 @@ import { can, isRole } from "#shared/roles";
 import { ConfirmDialog } from "#web/components/ui/alert-dialog";
 import { Button, buttonClasses } from "#web/components/ui/button";
 import { cn } from "#web/lib/cn";
+import { inviteUrl } from "#web/lib/invite-url";
 import { type CommunityView, CommunityIcon, CoverImage } from "#web/features/communities";
 import { CommunityFigures } from "./community-figures";
 import type { HomeTab } from "./community-home";
@@ -14,7 +16,7 @@ import { RoleBadge } from "#web/features/members";
 import { useLeaveAction } from "#web/features/members";
 
 // The calendar's card loads after the page: it is small, but the page's first JavaScript is not.
-const UpNextCard = lazy(() =>
+const UpNextCard = lazyPart("UpNextCard", () =>
   import("#web/features/calendar/components/up-next-card").then((m) => ({ default: m.UpNextCard })),
 );
 
@@ -156,11 +158,10 @@ const quickLinkClasses = cn(
 
 /** Copies `${origin}/invite/{code}`; where the clipboard is unavailable the link is shown to copy by hand. */
 function CopyInviteLink({ code }: { code: string }) {
-  const url = `${window.location.origin}/invite/${code}`;
   const [state, setState] = useState<"idle" | "copied" | "manual">("idle");
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(url);
+      await navigator.clipboard.writeText(inviteUrl(code));
       setState("copied");
       toast.success("Link copied to clipboard!");
       window.setTimeout(() => setState("idle"), 3000);
@@ -187,7 +188,7 @@ function CopyInviteLink({ code }: { code: string }) {
           <input
             id="invite-link-manual"
             readOnly
-            value={url}
+            value={inviteUrl(code)}
             onFocus={(e) => e.currentTarget.select()}
             className={cn(
               buttonClasses({ variant: "secondary", size: "sm" }),

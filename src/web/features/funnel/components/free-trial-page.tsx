@@ -1,5 +1,6 @@
 import { CheckCircle2 } from "lucide-react";
-import { type FormEvent, lazy, Suspense, useId, useState } from "react";
+import { lazyPart } from "#web/lib/lazy-part";
+import { type FormEvent, Suspense, useId, useState } from "react";
 import { FREE_TRIAL_PAGE_PRICE, TRIAL_DAYS } from "#shared/plans";
 import { Button } from "#web/components/ui/button";
 import { inputClasses } from "#web/components/ui/field";
@@ -15,8 +16,10 @@ export const NO_CARD = "No credit card required, cancel anytime";
 export const START_CARD_EMAIL_ID = "free-trial-email";
 
 // Everything under the hero is its own chunk: the hero paints without waiting for the carousels.
-const FreeTrialSections = lazy(() => import("./free-trial-sections"));
-const FunnelFooter = lazy(() => import("./free-trial-sections").then((m) => ({ default: m.FunnelFooter })));
+const FreeTrialSections = lazyPart("FreeTrialSections", () => import("./free-trial-sections"));
+const FunnelFooter = lazyPart("FunnelFooter", () =>
+  import("./free-trial-sections").then((m) => ({ default: m.FunnelFooter })),
+);
 
 /** /free-trial: the creator landing page (SPEC §2). */
 export function FreeTrialPage() {

@@ -1,5 +1,6 @@
 import { Link2Off, Lock, MailOpen, RotateCw, ShieldOff } from "lucide-react";
-import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
+import { lazyPart } from "#web/lib/lazy-part";
+import { type ReactNode, Suspense, useEffect, useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { toast } from "#web/lib/toast";
 import { priceText } from "#shared/money";
@@ -15,7 +16,7 @@ import { useAcceptInvite } from "../api/accept-invite";
 import { type InviteView, useInvite } from "../api/get-invite";
 
 /** The plan chooser loads when a paid community's invitation is accepted. */
-const PlanChooser = lazy(() =>
+const PlanChooser = lazyPart("PlanChooser", () =>
   import("#web/features/billing/components/plan-chooser").then((m) => ({ default: m.PlanChooser })),
 );
 

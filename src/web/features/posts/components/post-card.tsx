@@ -1,5 +1,6 @@
 import { Clock, Pin, ShieldCheck, Users } from "lucide-react";
-import { lazy, Suspense, type ReactNode } from "react";
+import { lazyPart } from "#web/lib/lazy-part";
+import { Suspense, type ReactNode } from "react";
 import { Link, useLocation } from "react-router";
 import { TimeAgo } from "#web/components/ui/time-ago";
 import type { CommunityRole } from "#shared/roles";
@@ -20,8 +21,8 @@ import type { ComposerCategory } from "./post-composer";
 import { PictureLinesSkeleton } from "#web/components/ui/load-states";
 
 // A poll's controls load with the first post that has one (most posts have none).
-const PostVideo = lazy(() => import("./post-video").then((m) => ({ default: m.PostVideo })));
-const PostPoll = lazy(() => import("./post-poll").then((m) => ({ default: m.PostPoll })));
+const PostVideo = lazyPart("PostVideo", () => import("./post-video").then((m) => ({ default: m.PostVideo })));
+const PostPoll = lazyPart("PostPoll", () => import("./post-poll").then((m) => ({ default: m.PostPoll })));
 
 /** The element id a notification link (`/community/{id}#post-{postId}`) points at. */
 export const postAnchorId = (postId: string) => `post-${postId}`;

@@ -1,10 +1,13 @@
-import { lazy, Suspense, useState } from "react";
+import { Suspense, useState } from "react";
+import { lazyPart } from "#web/lib/lazy-part";
 import { can, type CommunityRole } from "#shared/roles";
 import type { FeedPost } from "../api/post-keys";
 import type { ComposerCategory } from "./post-composer";
 
 // The menu and its dialogs (Radix, the edit form) load only for someone who may use them.
-const PostMenuContent = lazy(() => import("./post-menu-content").then((m) => ({ default: m.PostMenuContent })));
+const PostMenuContent = lazyPart("PostMenuContent", () =>
+  import("./post-menu-content").then((m) => ({ default: m.PostMenuContent })),
+);
 
 /** What the viewer may do with a post, from their role and whether they wrote it (SPEC §6). */
 export function postPermissions(post: FeedPost, role: CommunityRole | null, viewerId: string | null) {

@@ -1,11 +1,12 @@
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
+import { lazyPart } from "#web/lib/lazy-part";
 import { MIN_LEVEL } from "#shared/levels";
 import { can, isManager } from "#shared/roles";
 import type { CommunityView } from "#web/features/communities";
 import { ComposerOpener, PostFeed } from "#web/features/posts";
 
 // Only moderators review posts here (owners and admins use the Admin tab): its code loads for them.
-const ModeratorPendingApprovals = lazy(() =>
+const ModeratorPendingApprovals = lazyPart("ModeratorPendingApprovals", () =>
   import("#web/features/posts/components/pending-approvals").then((m) => ({ default: m.ModeratorPendingApprovals })),
 );
 
