@@ -40,7 +40,9 @@ function newest(p) {
 const sources = ["src/web", "src/shared", "vite.config.ts", "package-lock.json"]
   .map((p) => path.join(root, p))
   .filter(existsSync);
-const stale = !existsSync(built) || Math.max(...sources.map(newest)) > statSync(built).mtimeMs;
+// The browser's app, and beside it the server's renderer of first views (both from one vite build).
+const renderer = path.join(root, "dist/ssr/entry-server.js");
+const stale = !existsSync(built) || !existsSync(renderer) || Math.max(...sources.map(newest)) > statSync(built).mtimeMs;
 if (stale && process.env.SERVE_WEB !== "false") {
   console.log("[hearth] Building the web app…");
   const res = spawnSync(

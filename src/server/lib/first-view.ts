@@ -16,6 +16,13 @@ export type FirstViewRenderer = (request: FastifyRequest) => Promise<FirstView |
 /** Past this, the page goes without its first view (the browser draws it, as it would anyway). */
 export const FIRST_VIEW_TIMEOUT_MS = 1500;
 
+/**
+ * First views being drawn at once, per process, past which a page goes without one: under a spike
+ * of page loads the server answers each at once (the browsers draw them) instead of queueing renders
+ * behind renders, each of which would then miss its time anyway.
+ */
+export const FIRST_VIEWS_AT_ONCE = 8;
+
 /** The request headers an API read made for a page carries over from the page's request. */
 const CARRIED = ["cookie", "host", "user-agent", "accept-language"] as const;
 
@@ -25,7 +32,9 @@ export async function loadFirstViewRenderer(app: FastifyInstance, ssrDist: strin
   if (!existsSync(file)) return null;
   const { renderFirstView: render } = (await import(pathToFileURL(file).href)) as { renderFirstView: RenderFirstView };
 
+  let drawing = 0;
   return (request) => {
+    if (drawing >= FIRST_VIEWS_AT_ONCE) return Promise.resolve(null);
     const headers: Record<string, string> = {};
     for (const name of CARRIED) {
       const value = request.headers[name];
@@ -43,17 +52,20 @@ export async function loadFirstViewRenderer(app: FastifyInstance, ssrDist: strin
     const late = new Promise<null>((resolve) => {
       timer = setTimeout(() => resolve(null), FIRST_VIEW_TIMEOUT_MS);
     });
-    const drawn = render(request.url, answer).then(
-      (view) => {
-        if (view?.errors.length)
-          request.log.warn({ errors: view.errors }, "parts of the first view left to the browser");
-        return view;
-      },
-      (err: unknown) => {
-        request.log.warn({ err }, "first view not drawn");
-        return null;
-      },
-    );
+    drawing++;
+    const drawn = render(request.url, answer)
+      .finally(() => drawing--)
+      .then(
+        (view) => {
+          if (view?.errors.length)
+            request.log.warn({ errors: view.errors }, "parts of the first view left to the browser");
+          return view;
+        },
+        (err: unknown) => {
+          request.log.warn({ err }, "first view not drawn");
+          return null;
+        },
+      );
     return Promise.race([drawn, late]).finally(() => clearTimeout(timer));
   };
 }
