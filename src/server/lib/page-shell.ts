@@ -90,9 +90,11 @@ function withFirstView(html: string, view: FirstView): string {
   const end = html.indexOf(VIEW_END);
   const root = html.indexOf(ROOT);
   if (start < 0 || end < start || root < 0 || root > start) return html;
+  // The page's title goes before the shell's own, which stays: the browser shows the first, and the
+  // app may take the page's away (a page without one, after a navigation) but never the shell's.
   const title = TITLE.exec(view.head)?.[0];
   let head = html.slice(0, root);
-  if (title) head = head.replace(TITLE, () => title);
+  if (title) head = head.replace(TITLE, (own) => title + own);
   head = head.replace("</head>", () => `${view.head.replace(TITLE, "")}</head>`);
   return (
     head +

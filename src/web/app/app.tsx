@@ -1,5 +1,5 @@
 import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { type ReactNode, StrictMode, useEffect } from "react";
+import { type ReactNode, StrictMode, useLayoutEffect } from "react";
 import { ErrorBoundary } from "#web/components/error-fallback";
 import { ToasterHost } from "#web/components/toaster-host";
 
@@ -31,8 +31,11 @@ export function App({
   );
 }
 
-/** Renders nothing; tells when the page is on screen and answering. */
+/**
+ * Renders nothing; tells when the page is on screen and answering. A layout effect: it runs before
+ * every component's effects, one of which may focus an element (a #post- link) in the adopted page.
+ */
 function Drawn({ onDrawn }: { onDrawn?: () => void }) {
-  useEffect(() => onDrawn?.(), [onDrawn]);
+  useLayoutEffect(() => onDrawn?.(), [onDrawn]);
   return null;
 }

@@ -24,17 +24,17 @@ import { Bone } from "#web/components/ui/load-states";
 import { useIdle } from "#web/lib/use-idle";
 
 // The Community tab (the feed) comes with the page; every other tab loads when it is first opened.
-const AboutTab = lazy(() => import("./tabs/about-tab").then((m) => ({ default: m.AboutTab })));
-const AdminTab = lazy(() => import("./tabs/admin-tab").then((m) => ({ default: m.AdminTab })));
-const CoursesTab = lazy(() => import("./tabs/courses-tab").then((m) => ({ default: m.CoursesTab })));
-const CalendarTab = lazy(() =>
+const AboutTab = lazyPart("AboutTab", () => import("./tabs/about-tab").then((m) => ({ default: m.AboutTab })));
+const AdminTab = lazyPart("AdminTab", () => import("./tabs/admin-tab").then((m) => ({ default: m.AdminTab })));
+const CoursesTab = lazyPart("CoursesTab", () => import("./tabs/courses-tab").then((m) => ({ default: m.CoursesTab })));
+const CalendarTab = lazyPart("CalendarTab", () =>
   import("#web/features/calendar/components/calendar-tab").then((m) => ({ default: m.CalendarTab })),
 );
-const MapTab = lazy(() => import("./tabs/map-tab").then((m) => ({ default: m.MapTab })));
-const MembersTab = lazy(() =>
+const MapTab = lazyPart("MapTab", () => import("./tabs/map-tab").then((m) => ({ default: m.MapTab })));
+const MembersTab = lazyPart("MembersTab", () =>
   import("#web/features/members/components/members-tab").then((m) => ({ default: m.MembersTab })),
 );
-const LeaderboardsTab = lazy(() =>
+const LeaderboardsTab = lazyPart("LeaderboardsTab", () =>
   import("#web/features/leaderboards/components/leaderboards-tab").then((m) => ({ default: m.LeaderboardsTab })),
 );
 
@@ -60,7 +60,7 @@ const sidebarBone = (
 const SearchField = lazyPart("SearchField", () =>
   import("#web/features/search/components/search-field").then((m) => ({ default: m.CommunitySearchField })),
 );
-const SearchResults = lazy(() =>
+const SearchResults = lazyPart("SearchResults", () =>
   import("#web/features/search/components/search-results").then((m) => ({ default: m.SearchResults })),
 );
 

@@ -1,3 +1,4 @@
+import { lazyPart } from "#web/lib/lazy-part";
 import {
   Activity,
   ArrowRight,
@@ -10,7 +11,7 @@ import {
   UserPlus,
   Users,
 } from "lucide-react";
-import { lazy, type ReactNode, Suspense } from "react";
+import { type ReactNode, Suspense } from "react";
 import { toast } from "#web/lib/toast";
 import { formatCount, timeAgo } from "#shared/format";
 import { can, COMMUNITY_ROLES, isManager, isRole } from "#shared/roles";
@@ -30,7 +31,7 @@ import { LoadingRegion } from "#web/components/ui/load-states";
 import { JoinRequestsSection } from "#web/features/membership";
 
 // The reports queue loads with the tab's first opening, beside the rest.
-const ReportsSection = lazy(() =>
+const ReportsSection = lazyPart("ReportsSection", () =>
   import("#web/features/reports/components/reports-section").then((m) => ({ default: m.ReportsSection })),
 );
 
