@@ -20,6 +20,8 @@ export type FirstViewData = {
   answers: FirstViewAnswer[];
   /** The lazily loaded parts it drew (src/web/lib/lazy-part.ts): loaded before the page is adopted. */
   parts: string[];
+  /** When it was drawn (ms): what the page says of times ("3h ago") is said as of then until adopted. */
+  drawnAt: number;
 };
 
 /** A page's first view, as the renderer hands it to the server. */

@@ -22,7 +22,7 @@ import {
 import { App } from "./app/app";
 import { routes } from "./app/router";
 import { sendApiRequestsWith } from "./lib/api";
-import { DrawnParts } from "./lib/lazy-part";
+import { FirstViewContext } from "./lib/first-view-context";
 import { createQueryClient } from "./lib/query-client";
 
 /**
@@ -82,12 +82,13 @@ export const renderFirstView: RenderFirstView = (url, answer) =>
     const router = createStaticRouter(handler.dataRoutes, context);
     const queryClient = createQueryClient({ server: true });
     const parts = new Set<string>();
+    const drawnAt = Date.now();
     const tree = (
-      <DrawnParts value={parts}>
+      <FirstViewContext value={{ parts, drawnAt }}>
         <App queryClient={queryClient}>
           <StaticRouterProvider router={router} context={context} hydrate={false} />
         </App>
-      </DrawnParts>
+      </FirstViewContext>
     );
 
     const asked = new Set<string>();
@@ -111,6 +112,7 @@ export const renderFirstView: RenderFirstView = (url, answer) =>
         .filter((q) => q.state.status === "success")
         .map((q) => [q.queryKey, q.state.data, q.state.dataUpdatedAt]),
       parts: [...parts],
+      drawnAt,
     };
     const data = scriptSafe(JSON.stringify(drawn));
     queryClient.clear();

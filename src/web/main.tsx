@@ -5,7 +5,8 @@ import { RouterProvider } from "react-router/dom";
 import { FIRST_VIEW_DATA_ID, type FirstViewData } from "#shared/first-view";
 import { App } from "./app/app";
 import { routes } from "./app/router";
-import { DrawnParts, loadDrawnParts } from "./lib/lazy-part";
+import { FirstViewContext } from "./lib/first-view-context";
+import { loadDrawnParts } from "./lib/lazy-part";
 import { createQueryClient } from "./lib/query-client";
 import "./styles.css";
 
@@ -30,9 +31,11 @@ const interactive = () => container.removeAttribute("inert");
 
 async function start() {
   let adopt = false;
+  let drawnAt: number | null = null;
   if (firstView) {
     try {
-      const { answers, parts } = JSON.parse(firstView.textContent ?? "") as FirstViewData;
+      const { answers, parts, drawnAt: at } = JSON.parse(firstView.textContent ?? "") as FirstViewData;
+      drawnAt = at;
       for (const [queryKey, data, readAt] of answers) queryClient.setQueryData(queryKey, data, { updatedAt: readAt });
       await loadPageModules();
       await loadDrawnParts(parts);
@@ -43,11 +46,11 @@ async function start() {
   }
   // The same tree as the server's (entry-server.tsx), which collects the lazy parts it draws.
   const app = (
-    <DrawnParts value={null}>
+    <FirstViewContext value={{ parts: null, drawnAt }}>
       <App queryClient={queryClient} onDrawn={interactive}>
         <RouterProvider router={createBrowserRouter(routes)} />
       </App>
-    </DrawnParts>
+    </FirstViewContext>
   );
   // Adopted as a transition: React yields to the browser every few milliseconds while it walks the
   // page, instead of holding the main thread for the whole page (a click meanwhile is replayed).

@@ -1,4 +1,5 @@
-import { type ComponentType, createContext, createElement, lazy, useContext } from "react";
+import { type ComponentType, createElement, lazy, useContext } from "react";
+import { FirstViewContext } from "./first-view-context";
 
 // As React.lazy's own signature: a component of any props.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -7,9 +8,6 @@ type LazyInternals = { _init: (payload: unknown) => unknown; _payload: unknown }
 
 /** Every lazily loaded part of the app whose module has run, by id. */
 const parts = new Map<string, LazyInternals[]>();
-
-/** The ids of the parts a render drew: the server's first view collects them (entry-server.tsx). */
-export const DrawnParts = createContext<Set<string> | null>(null);
 
 /**
  * `React.lazy`, with an id: a part the server drew in a page's first view is loaded before the
@@ -20,7 +18,8 @@ export function lazyPart<T extends AnyComponent>(id: string, load: () => Promise
   const Lazy = lazy(load);
   parts.set(id, [...(parts.get(id) ?? []), Lazy as unknown as LazyInternals]);
   const Part = (props: object) => {
-    useContext(DrawnParts)?.add(id);
+    // The server's first view collects the parts it draws (entry-server.tsx).
+    useContext(FirstViewContext).parts?.add(id);
     return createElement(Lazy as AnyComponent, props);
   };
   return Part as T;
