@@ -44,6 +44,14 @@ async function createCommunity(api: APIRequestContext, name: string, settings: R
 }
 
 const isDirectoryRequest = (url: URL) => url.pathname === "/api/communities";
+
+/** Goes to the directory from another page, through the header's home link: the browser loads it. */
+async function openDirectoryInTheBrowser(page: Page) {
+  await page.goto("/free-trial");
+  await expect(page.locator("#root")).not.toHaveAttribute("inert");
+  await header(page).getByRole("link", { name: "Hearth home" }).click();
+  await expect(page).toHaveURL(`${BASE_URL}/`);
+}
 const grid = (page: Page) => page.getByRole("list", { name: "Communities" });
 const cards = (page: Page) => grid(page).getByRole("listitem");
 const cardNames = (page: Page) => grid(page).getByRole("heading", { level: 3 });
@@ -96,7 +104,9 @@ test("the directory shows placeholders, then cards by member count, and loads mo
     await route.fallback().catch(() => undefined);
   });
 
-  await page.goto("/");
+  // A visitor who lands on the directory gets it drawn by the server (first-view.spec.ts); one who
+  // comes to it from another page watches the browser load it.
+  await openDirectoryInTheBrowser(page);
   await expect(page).toHaveTitle("Discover communities · Hearth");
   await expect(page.getByRole("heading", { level: 1, name: "Discover communities" })).toBeVisible();
   await expect(page.getByRole("link", { name: "or create your own" })).toHaveAttribute("href", "/signup");
@@ -222,7 +232,7 @@ test("the keyword search matches names and descriptions, lives in the URL and wo
 
 test("a failed load says so and recovers with Try again", async ({ page }) => {
   await page.route(isDirectoryRequest, (route) => route.abort());
-  await page.goto("/");
+  await openDirectoryInTheBrowser(page);
   await expect(page.getByRole("alert").filter({ hasText: "Failed to load communities." })).toBeVisible({
     timeout: 15_000,
   });

@@ -48,7 +48,9 @@ async function start() {
   const app = (
     <FirstViewContext value={{ parts: null, drawnAt }}>
       <App queryClient={queryClient} onDrawn={interactive}>
-        <RouterProvider router={createBrowserRouter(routes)} />
+        {/* Hydration data (none: the routes load nothing) tells the router the page was drawn on the
+            server, so it leaves the scroll where the visitor may already have taken it. */}
+        <RouterProvider router={createBrowserRouter(routes, adopt ? { hydrationData: {} } : undefined)} />
       </App>
     </FirstViewContext>
   );
