@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { useAdopted } from "./first-view-context";
 
 /** How long a tab in the background keeps its stream. */
 const HIDDEN_GRACE_MS = 60_000;
@@ -14,7 +15,8 @@ export type StreamHandlers = {
  * One Server-Sent Events stream of the API's (`/api/realtime/...`). Frames carry only ids: the
  * caller refetches through the API, which applies every visibility rule. The browser reconnects
  * by itself with Last-Event-ID; after an HTTP error (the stream closed for good) this retries with
- * a growing, jittered delay, and asks for a resync once the stream is back. No URL, no stream.
+ * a growing, jittered delay, and asks for a resync once the stream is back (and once it is first
+ * ready on a page the server drew). No URL, no stream.
  */
 export function useEventStream(url: string | null, events: readonly string[], handlers: StreamHandlers) {
   const latest = useRef(handlers);
@@ -22,6 +24,10 @@ export function useEventStream(url: string | null, events: readonly string[], ha
     latest.current = handlers;
   });
   const names = events.join(",");
+  // A page drawn on the server shows what was true when it was drawn, before this stream opened:
+  // what happened in between is asked for once the stream is ready.
+  const adopted = useAdopted();
+  const drawnBefore = useRef(!adopted);
 
   useEffect(() => {
     if (!url || typeof EventSource === "undefined") return;
@@ -34,7 +40,8 @@ export function useEventStream(url: string | null, events: readonly string[], ha
       source = new EventSource(url);
       source.addEventListener("ready", () => {
         // After a gap what is on screen may be stale: refresh once the stream is back.
-        if (attempt > 0) latest.current.onResync();
+        if (attempt > 0 || drawnBefore.current) latest.current.onResync();
+        drawnBefore.current = false;
         attempt = 0;
       });
       for (const name of names.split(",")) {

@@ -4,7 +4,7 @@ import { Button } from "#web/components/ui/button";
 import { inputClasses } from "#web/components/ui/field";
 import { Label } from "#web/components/ui/label";
 import { cn } from "#web/lib/cn";
-import { inviteUrl } from "#web/lib/invite-url";
+import { useInviteUrl } from "#web/lib/invite-url";
 
 /** The invite link, read-only, with a Copy button that says when it worked. */
 export function InviteLinkField({
@@ -23,7 +23,7 @@ export function InviteLinkField({
   const [copied, setCopied] = useState<"yes" | "select" | null>(null);
   const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(timer.current), []);
-  const url = inviteUrl(code);
+  const url = useInviteUrl(code);
 
   const copy = async () => {
     window.clearTimeout(timer.current);
