@@ -11,14 +11,19 @@ export const FirstViewContext = createContext<FirstViewContextValue>({ parts: nu
 const never = () => () => {};
 
 /**
- * False while the server draws the page and while the browser adopts it, true after (and for
- * anything the browser draws itself): what depends on the browser's clock or time zone waits for it,
- * so the adopted page matches the server's.
+ * `read()` in the browser, `serverValue` while the server draws the page and while the browser
+ * adopts it: what depends on the browser's clock, time zone, address or origin waits for it, so the
+ * adopted page matches the server's. A component whose value differs is drawn again right after
+ * the adoption, in one go: keep such values low in the tree, or equal on both sides where they can be
+ * (an address without a fragment reads "" on both).
  */
+export function useBrowserValue<T>(read: () => T, serverValue: T): T {
+  return useSyncExternalStore(never, read, () => serverValue);
+}
+
+const yes = () => true;
+
+/** False while the server draws the page and while the browser adopts it, true after (see useBrowserValue). */
 export function useAdopted(): boolean {
-  return useSyncExternalStore(
-    never,
-    () => true,
-    () => false,
-  );
+  return useBrowserValue(yes, false);
 }

@@ -1,4 +1,4 @@
-import { useAdopted } from "./first-view-context";
+import { useBrowserValue } from "./first-view-context";
 
 const invitePath = (code: string) => `/invite/${code}`;
 
@@ -10,5 +10,5 @@ export const inviteUrl = (code: string) => `${window.location.origin}${invitePat
  * does not know the origin the visitor sees, so the path stands in until the page is adopted.
  */
 export function useInviteUrl(code: string): string {
-  return useAdopted() ? inviteUrl(code) : invitePath(code);
+  return useBrowserValue(() => inviteUrl(code), invitePath(code));
 }

@@ -13,7 +13,7 @@ import { PostCard, PostCardSkeleton, postAnchorId } from "./post-card";
 import type { ComposerCategory } from "./post-composer";
 import { LoadingRegion } from "#web/components/ui/load-states";
 import { FormMessage } from "#web/components/ui/form-message";
-import { useAdopted } from "#web/lib/first-view-context";
+import { useBrowserValue } from "#web/lib/first-view-context";
 
 /**
  * The community feed: category filter ('All posts' plus the community's categories), the posts
@@ -149,10 +149,10 @@ function CategoryChip({ active, onClick, children }: { active: boolean; onClick:
  * post being pointed at, for a lasting marker.
  */
 function usePostDeepLink(loadedIds: readonly string[]): string | null {
-  const { hash } = useLocation();
+  const location = useLocation();
   // The server never sees the fragment: a page it drew is adopted without the marker, which comes after.
-  const adopted = useAdopted();
-  const target = adopted && hash.startsWith("#post-") ? decodeURIComponent(hash.slice("#post-".length)) : null;
+  const hash = useBrowserValue(() => location.hash, "");
+  const target = hash.startsWith("#post-") ? decodeURIComponent(hash.slice("#post-".length)) : null;
   const present = target !== null && loadedIds.includes(target);
   const handled = useRef<string | null>(null);
 
