@@ -118,7 +118,7 @@ const START = "<!--app-start-->";
  * Vite's hints, a mark for public/start.js: the page paints (its first view, or the painted header)
  * before any of the app's JavaScript is fetched. A module and its hints fetched beside the
  * stylesheet share a slow link with it, and the module runs before the first paint when they arrive
- * together; start.js fetches them all at once after the first frame, then runs the app.
+ * together; start.js imports them after the first frame, each running as soon as it has arrived.
  */
 function paintFirst(html: string): { html: string; entry: string } | null {
   const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);

@@ -1,31 +1,25 @@
 // Starts the web app once the page has painted (src/server/lib/page-shell.ts puts this script in
 // place of the entry's): the page the server drew, or the painted header, is on screen before any
 // of the app's JavaScript is fetched, so the stylesheet and the page's images have the link to
-// themselves. Then the entry is imported, and every module the page needs is fetched beside it
-// (data-preload), a few hints at a time: each hint costs the main thread about a millisecond on a
-// slow phone, and a page that answers no click for 100 ms feels stuck.
+// themselves. Then the entry is imported, and beside it every module the page needs (data-preload),
+// a few a task: each module runs once it and what it imports have arrived, in a task of its own,
+// instead of all of them in the entry's one long task when the last one arrives.
 // A page in a background tab paints nothing until shown: it starts at once.
 (function () {
   var script = document.currentScript;
   var entry = script && script.getAttribute("data-entry");
   if (!entry) return;
-  var preload = (script.getAttribute("data-preload") || "").split(" ").filter(Boolean);
+  // Those the others import, first.
+  var modules = (script.getAttribute("data-preload") || "").split(" ").filter(Boolean).reverse();
   var next = 0;
-  var hint = function () {
-    var links = document.createDocumentFragment();
-    for (var end = Math.min(next + 5, preload.length); next < end; next++) {
-      var link = document.createElement("link");
-      link.rel = "modulepreload";
-      link.crossOrigin = "";
-      link.href = preload[next];
-      links.appendChild(link);
-    }
-    document.head.appendChild(links);
-    if (next < preload.length) setTimeout(hint);
+  var ignore = function () {};
+  var load = function () {
+    for (var end = Math.min(next + 4, modules.length); next < end; next++) import(modules[next]).catch(ignore);
+    if (next < modules.length) setTimeout(load);
   };
   var start = function () {
     import(entry);
-    hint();
+    load();
   };
   if (document.visibilityState === "visible") {
     requestAnimationFrame(function () {
