@@ -4,8 +4,9 @@ import { createLucideIcon, type IconNode } from "lucide-react";
 // one by one: the build groups each lucide icon file by the pages that use it (decision 0009), and
 // new users of shared icons in these late-loading parts reshuffled those groups into the feed's
 // and the post page's first load.
-const path = (d: string): IconNode[number] => ["path", { d }];
-const dot = (cx: string): IconNode[number] => ["circle", { cx, cy: "12", r: "1" }];
+// Each part has a key: lucide draws them as a list (React warns about a list without keys).
+const path = (d: string): IconNode[number] => ["path", { d, key: d }];
+const dot = (cx: string): IconNode[number] => ["circle", { cx, cy: "12", r: "1", key: `dot-${cx}` }];
 const shield =
   "M20 13c0 5-3.5 7.5-7.66 8.95a1 1 0 0 1-.67-.01C7.5 20.5 4 18 4 13V6a1 1 0 0 1 1-1c2 0 4.5-1.2 6.24-2.72a1.17 1.17 0 0 1 1.52 0C14.51 3.81 17 5 19 5a1 1 0 0 1 1 1z";
 
@@ -25,7 +26,7 @@ export const TrashIcon = createLucideIcon("trash", [
 export const ShieldAlertIcon = createLucideIcon("shield-alert", [path(shield), path("M12 8v4"), path("M12 16h.01")]);
 export const ShieldCheckIcon = createLucideIcon("shield-check", [path(shield), path("m9 12 2 2 4-4")]);
 export const BanIcon = createLucideIcon("ban", [
-  ["circle", { cx: "12", cy: "12", r: "10" }],
+  ["circle", { cx: "12", cy: "12", r: "10", key: "ring" }],
   path("M4.929 4.929 19.07 19.071"),
 ]);
 export const EyeOffIcon = createLucideIcon("eye-off", [
