@@ -38,23 +38,10 @@ export function PostFeed({
   const posts = useMemo(() => feed.data?.pages.flatMap((page) => page.items) ?? [], [feed.data]);
   const linked = usePostDeepLink(posts.map((p) => p.id));
   const selected = category ? categories.find((c) => c.id === category) : undefined;
-  const queryClient = useQueryClient();
-  // Live updates: the stream says which post changed; the API says what the viewer may see of it.
-  useCommunityStream(communityId, {
-    onEvent: (event) => {
-      void queryClient.invalidateQueries({
-        predicate: (q) => postQueryKeys.isFeedOf(q.queryKey, communityId),
-      });
-      void queryClient.invalidateQueries({ queryKey: postQueryKeys.detail(event.post_id) });
-    },
-    onResync: () =>
-      void queryClient.invalidateQueries({
-        predicate: (q) => postQueryKeys.isFeedOf(q.queryKey, communityId),
-      }),
-  });
 
   return (
     <section aria-labelledby="feed-heading" className="space-y-4">
+      <FeedUpdates communityId={communityId} />
       <h2 id="feed-heading" className="sr-only">
         Posts
       </h2>
@@ -123,6 +110,28 @@ export function PostFeed({
       )}
     </section>
   );
+}
+
+/**
+ * The feed's live updates: the stream says which post changed; the API says what the viewer may
+ * see of it. A component of its own that draws nothing: the stream checks once whether the page was
+ * adopted (useEventStream), which draws its component again, and that should not be the feed.
+ */
+function FeedUpdates({ communityId }: { communityId: string }) {
+  const queryClient = useQueryClient();
+  useCommunityStream(communityId, {
+    onEvent: (event) => {
+      void queryClient.invalidateQueries({
+        predicate: (q) => postQueryKeys.isFeedOf(q.queryKey, communityId),
+      });
+      void queryClient.invalidateQueries({ queryKey: postQueryKeys.detail(event.post_id) });
+    },
+    onResync: () =>
+      void queryClient.invalidateQueries({
+        predicate: (q) => postQueryKeys.isFeedOf(q.queryKey, communityId),
+      }),
+  });
+  return null;
 }
 
 function CategoryChip({ active, onClick, children }: { active: boolean; onClick: () => void; children: ReactNode }) {
