@@ -39,8 +39,8 @@ export const SEARCH_LIMITS = {
   snippet: 160,
   /** Idle time before the client searches while typing. */
   debounceMs: 250,
-  /** Group counts are exact up to this; above it the client shows "1,000+". */
-  countCap: 1000,
+  /** Group counts are exact up to this; above it the client shows "100+". */
+  countCap: 100,
 } as const;
 
 export const SEARCH_MESSAGES = {

@@ -233,6 +233,59 @@ describe("paging, orders and filters", () => {
   });
 });
 
+describe("a community larger than the walk of newest documents", () => {
+  // 2,100 posts, one a minute back from now (n = 1 newest): more than the newest documents a search
+  // walks before asking the GIN index, so both ways of finding the window are exercised.
+  const POSTS = 2_100;
+  let big: { id: string };
+  let byN: Map<number, string>;
+  beforeAll(async () => {
+    big = await f.community(owner, { name: "Big" });
+    const rows = await f.q<{ id: string; n: number }>(
+      `INSERT INTO posts (community_id, author_id, content, visibility, created_at, updated_at)
+       SELECT $1, $2,
+              'bulk note ' || n || CASE WHEN n % 40 = 0 THEN ' wallaby' ELSE '' END
+                || CASE WHEN n >= $3::int - 1 THEN ' pangolin' ELSE '' END,
+              CASE WHEN n = $3::int - 1 THEN 'admins' ELSE 'public' END,
+              now() - make_interval(mins => n), now()
+         FROM generate_series(1, $3::int) n
+       RETURNING id, (regexp_match(content, 'bulk note ([0-9]+)'))[1]::int AS n`,
+      [big.id, owner.id, POSTS],
+    );
+    byN = new Map(rows.map((r) => [r.n, r.id]));
+  });
+  const bigFind = (params: Record<string, string>) => f.communitySearch(big.id, { kind: "post", ...params });
+
+  it("a common word fills the capped window from the newest posts", async () => {
+    const g = groupOf((await bigFind({ q: "bulk" })).body, "post");
+    expect(g.count).toBe(SEARCH_LIMITS.countCap);
+    expect(g.results.map((r) => r.id)).toEqual(Array.from({ length: SEARCH_LIMITS.page }, (_, i) => byN.get(i + 1)));
+  });
+
+  it("a word too rare for the walk is found through the index, however old, and only where readable", async () => {
+    const g = groupOf((await bigFind({ q: "pangolin" })).body, "post");
+    expect(g.results.map((r) => r.id)).toEqual([byN.get(POSTS)]);
+    expect(g.count).toBe(1);
+  });
+
+  it("a word the walk finds too few of is counted and paged exactly through the index", async () => {
+    const expected = Array.from({ length: Math.floor(POSTS / 40) }, (_, i) => byN.get((i + 1) * 40));
+    const seen: (string | undefined)[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 5; page++) {
+      const g = groupOf(
+        (await bigFind({ q: "wallaby", order: "newest", limit: "25", ...(cursor ? { cursor } : {}) })).body,
+        "post",
+      );
+      expect(g.count).toBe(expected.length);
+      seen.push(...g.results.map((r) => r.id));
+      if (!g.next_cursor) break;
+      cursor = g.next_cursor;
+    }
+    expect(seen).toEqual(expected);
+  });
+});
+
 describe("highlights", () => {
   it("are offsets of the matched words in plain text", () => {
     const text = "I love running, and <b>Running</b> too; ran";

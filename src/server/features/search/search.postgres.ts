@@ -10,7 +10,7 @@ import {
   type SearchKind,
 } from "#shared/search";
 import type { SearchResponse, SearchResult } from "#shared/search.schemas";
-import type { Db } from "#server/db/client";
+import { executePrepared, type Db } from "#server/db/client";
 import { courseGateSql, lessonUnlocked, managesCourses } from "#server/features/courses/index";
 import { postReadable } from "#server/lib/post-access";
 import { decodeCursor, encodeCursor, pageInCode, type Cursor } from "./search.cursor";
@@ -40,6 +40,8 @@ type Author = {
 };
 
 const WINDOW = SEARCH_LIMITS.countCap + 1;
+/** Newest documents of a kind read for a common word before its GIN index is asked instead. */
+const WALK = 20 * WINDOW;
 const UTC = sql.raw(`'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`);
 
 const community = (r: Community) => ({ id: r.c_id, slug: r.c_slug, name: r.c_name });
@@ -74,22 +76,61 @@ const pageOrder = (req: Req) =>
   req.order === "relevance" ? sql.raw(`w.rank DESC, w.t DESC, w.id DESC`) : sql.raw(`w.t DESC, w.id DESC`);
 
 /**
- * The window of matches (`from` and `where` over search_documents d and q.q), its count, and one
- * page of it joined to `detail` (which selects from the page `w`).
+ * The window of a kind's matches (`from` and `where` over search_documents d and the tsquery), its
+ * count, and one page of it joined to `detail` (which selects from the page `w`).
+ *
+ * The newest WINDOW readable matches are found one of two ways, in one statement: by walking the
+ * scope's newest WALK documents of the kind (the b-tree on time; a common word fills the window within
+ * a few hundred), or, only when that walk fell short and the scope has more documents than it read, by
+ * the kind's GIN index (every match, then the newest; a rarer word has few). PostgreSQL runs the second
+ * part only when its one-time condition holds, so each query pays for one way, and neither depends on
+ * the planner guessing how common a word is (a guess that had a rare word walk a million comments).
  */
-async function windowed<T extends Row>(db: Db, req: Req, from: SQL, where: SQL[], detail: (w: SQL) => SQL) {
-  const res = await db.execute<T>(sql`
-    WITH m AS (SELECT d.doc_id COLLATE "C" AS id, d.created_at, ts_rank(d.tsv, ${req.tsq}) AS rank
-            FROM search_documents d ${from}
-           WHERE d.tsv @@ ${req.tsq} AND ${sql.join(where, sql` AND `)}
-           ORDER BY d.created_at DESC, d.doc_id COLLATE "C" DESC
-           LIMIT ${WINDOW}),
-    c AS (SELECT m.id, m.rank, to_char(m.created_at AT TIME ZONE 'UTC', ${UTC}) COLLATE "C" AS t,
+async function windowed<T extends Row>(
+  db: Db,
+  req: Req,
+  kind: "post" | "comment" | "member",
+  from: SQL,
+  where: SQL[],
+  detail: (w: SQL) => SQL,
+) {
+  const docs = sql.join(
+    [
+      // Literals, not parameters: a prepared statement's generic plan uses the partial GIN index of
+      // a kind, and limits, only when the planner sees them.
+      sql.raw(`s.kind = '${kind}'`),
+      // A member's document has no community: the viewer's shared communities scope it (in `where`).
+      ...(kind === "member" ? [] : scopeFilter(req, sql`s.community_id`)),
+      ...dateFilters(req, sql`s.created_at`),
+    ],
+    sql` AND `,
+  );
+  const matches = (source: SQL) => sql`
+    SELECT d.doc_id AS id, d.created_at, ts_rank(d.tsv, ${req.tsq}) AS rank
+      FROM ${source} d ${from}
+     WHERE d.tsv @@ ${req.tsq} AND ${sql.join(where, sql` AND `)}
+     ORDER BY d.created_at DESC, d.doc_id DESC
+     LIMIT ${sql.raw(String(WINDOW))}`;
+  const walkedShort = sql.raw(`(SELECT count(*) FROM walked) < ${WINDOW}`);
+  const moreThanWalked = sql.raw(`(SELECT more FROM scope)`);
+  return executePrepared<T>(
+    db,
+    sql`
+    WITH walked AS MATERIALIZED (${matches(
+      sql`(SELECT s.* FROM search_documents s WHERE ${docs} ORDER BY s.created_at DESC, s.doc_id DESC LIMIT ${sql.raw(String(WALK))})`,
+    )}),
+    scope AS MATERIALIZED (SELECT count(*) >= ${sql.raw(String(WALK))} AS more
+                FROM (SELECT 1 FROM search_documents s WHERE ${docs} LIMIT ${sql.raw(String(WALK))}) x),
+    indexed AS MATERIALIZED (SELECT s.* FROM search_documents s WHERE ${docs} AND s.tsv @@ ${req.tsq}),
+    m AS (SELECT * FROM walked WHERE NOT (${walkedShort} AND ${moreThanWalked})
+          UNION ALL
+          SELECT * FROM (${matches(sql`indexed`)}) g WHERE ${walkedShort} AND ${moreThanWalked}),
+    c AS (SELECT m.id COLLATE "C" AS id, m.rank, to_char(m.created_at AT TIME ZONE 'UTC', ${UTC}) COLLATE "C" AS t,
                  count(*) OVER ()::int AS total FROM m),
     w AS (SELECT * FROM c w WHERE ${keyset(req)} ORDER BY ${pageOrder(req)} LIMIT ${req.limit + 1})
     ${detail(sql`w`)}
-    ORDER BY ${pageOrder(req)}`);
-  return res.rows;
+    ORDER BY ${pageOrder(req)}`,
+  );
 }
 
 function group<T extends { id: string; rank: number; t: string }>(
@@ -120,14 +161,12 @@ async function searchPosts(db: Db, req: Req): Promise<Group> {
   const rows = await windowed<R>(
     db,
     req,
+    "post",
     sql`JOIN posts p ON p.id = d.post_id JOIN communities c ON c.id = d.community_id ${viewerJoin(req, sql`d.community_id`)}`,
     [
-      sql`d.kind = 'post'`,
       postReadable("p", sql`vm.role`, sql`c.visibility`, req.viewerId),
-      ...scopeFilter(req, sql`d.community_id`),
       ...(req.category ? [sql`p.category_id = ${req.category}`] : []),
       ...authorFilter(req, sql`p.author_id`),
-      ...dateFilters(req, sql`d.created_at`),
     ],
     (w) => sql`
       SELECT w.*, p.content, hearth_search_post_text(p.content, p.poll_data, p.link_preview) AS text, p.created_at,
@@ -154,16 +193,14 @@ async function searchComments(db: Db, req: Req): Promise<Group> {
   const rows = await windowed<R>(
     db,
     req,
+    "comment",
     sql`JOIN comments cm ON cm.id = d.item_id JOIN posts p ON p.id = d.post_id JOIN communities c ON c.id = p.community_id
         ${viewerJoin(req, sql`p.community_id`)}`,
     [
-      sql`d.kind = 'comment'`,
       sql`cm.deleted_at IS NULL AND (cm.hidden_at IS NULL OR ${own})`,
       postReadable("p", sql`vm.role`, sql`c.visibility`, req.viewerId),
-      ...scopeFilter(req, sql`d.community_id`),
       ...(req.category ? [sql`p.category_id = ${req.category}`] : []),
       ...authorFilter(req, sql`cm.author_id`),
-      ...dateFilters(req, sql`d.created_at`),
     ],
     (w) => sql`
       SELECT w.*, cm.content, cm.post_id, p.content AS post_content, cm.created_at,
@@ -196,8 +233,9 @@ async function searchMembers(db: Db, req: Req): Promise<Group> {
   const rows = await windowed<R>(
     db,
     req,
+    "member",
     sql``,
-    [sql`d.kind = 'member'`, sql`EXISTS (${shared})`],
+    [sql`EXISTS (${shared})`],
     (w) => sql`
     SELECT w.*, up.username, up.full_name, up.avatar_url, up.headline, s.joined_at, c.id AS c_id, c.slug AS c_slug, c.name AS c_name
       FROM ${w} JOIN user_profiles up ON up.user_id = w.id
@@ -243,12 +281,14 @@ type CourseRow = Community & {
   viewer_level: number;
 };
 
-/** Courses and lessons: few per community, so the access rules of the courses feature run here in code. */
-async function searchCourses(db: Db, req: Req, kind: "course" | "lesson"): Promise<Group> {
-  if (req.category || req.author) return empty(kind);
+type CourseKind = "course" | "lesson";
+
+/** One kind's newest matches among courses or lessons, before the access rules (in code). */
+function courseMatches(req: Req, kind: CourseKind): SQL {
   const lesson = kind === "lesson";
-  const res = await db.execute<CourseRow>(sql`
-    SELECT d.doc_id AS id, ts_rank(d.tsv, ${req.tsq}) AS rank, to_char(d.created_at AT TIME ZONE 'UTC', ${UTC}) AS t,
+  return sql`(
+    SELECT ${sql.raw(`'${kind}'`)} AS kind, d.doc_id AS id, ts_rank(d.tsv, ${req.tsq}) AS rank,
+           to_char(d.created_at AT TIME ZONE 'UTC', ${UTC}) AS t,
            coalesce(d.title_tsv @@ ${req.tsq}, true) AS title_hit, co.id AS course_id, co.status, vm.role,
            ${lesson ? sql`l.title, l.description, l.is_preview` : sql`co.title, co.description, false AS is_preview`},
            d.created_at, c.id AS c_id, c.slug AS c_slug, c.name AS c_name, co.access, ${courseGateSql(sql`${req.viewerId ?? ""}`)}
@@ -260,38 +300,87 @@ async function searchCourses(db: Db, req: Req, kind: "course" | "lesson"): Promi
      WHERE d.kind = ${sql.raw(`'${kind}'`)} AND d.tsv @@ ${req.tsq} AND (c.visibility <> 'private' OR vm.role IS NOT NULL)
        ${sql.join([...scopeFilter(req, sql`co.community_id`), ...dateFilters(req, sql`d.created_at`)].map((f) => sql` AND ${f}`))}
      ORDER BY d.created_at DESC, d.doc_id COLLATE "C" DESC
-     LIMIT ${WINDOW}`);
-  const shown = res.rows.flatMap((r) => {
-    const role = isRole(r.role) ? r.role : null;
-    if (r.status !== "published" && !managesCourses(role)) return [];
-    const unlocked = !lesson || lessonUnlocked(r, r, role);
-    // A locked lesson is found by its title alone: its description is what it hides.
-    if (!unlocked && !r.title_hit) return [];
-    return [{ ...r, rank: Number(r.rank), locked: !unlocked }];
+     LIMIT ${sql.raw(String(WINDOW))})`;
+}
+
+/**
+ * Courses and lessons, in one statement: few per community, so the access rules of the courses
+ * feature run here in code.
+ */
+async function searchCourses(db: Db, req: Req, kinds: CourseKind[]): Promise<Group[]> {
+  if (req.category || req.author) return kinds.map(empty);
+  const found = await executePrepared<CourseRow & { kind: CourseKind }>(
+    db,
+    sql.join(
+      kinds.map((k) => courseMatches(req, k)),
+      sql` UNION ALL `,
+    ),
+  );
+  return kinds.map((kind) => {
+    const lesson = kind === "lesson";
+    const shown = found.flatMap((r) => {
+      if (r.kind !== kind) return [];
+      const role = isRole(r.role) ? r.role : null;
+      if (r.status !== "published" && !managesCourses(role)) return [];
+      const unlocked = !lesson || lessonUnlocked(r, r, role);
+      // A locked lesson is found by its title alone: its description is what it hides.
+      if (!unlocked && !r.title_hit) return [];
+      return [{ ...r, rank: Number(r.rank), locked: !unlocked }];
+    });
+    const rows = pageInCode(shown, req.order, req.after, req.limit);
+    return group(req, kind, rows, shown.length, (r) => ({
+      kind,
+      id: r.id,
+      community: community(r),
+      title: highlightAll(r.title, req.clauses),
+      snippet: r.locked ? { text: "", highlights: [] } : snippet(r.description, req.clauses),
+      href: searchCourseHref(r.c_slug, r.course_id, lesson ? r.id : undefined),
+      author: null,
+      created_at: iso(r.created_at),
+      locked: r.locked,
+    }));
   });
-  const rows = pageInCode(shown, req.order, req.after, req.limit);
-  return group(req, kind, rows, shown.length, (r) => ({
-    kind,
-    id: r.id,
-    community: community(r),
-    title: highlightAll(r.title, req.clauses),
-    snippet: r.locked ? { text: "", highlights: [] } : snippet(r.description, req.clauses),
-    href: searchCourseHref(r.c_slug, r.course_id, lesson ? r.id : undefined),
-    author: null,
-    created_at: iso(r.created_at),
-    locked: r.locked,
-  }));
 }
 
 const empty = (kind: SearchKind): Group => ({ kind, count: 0, results: [], next_cursor: null });
 
-const SEARCHERS: Record<SearchKind, (db: Db, req: Req) => Promise<Group>> = {
+const SEARCHERS: Record<Exclude<SearchKind, CourseKind>, (db: Db, req: Req) => Promise<Group>> = {
   post: searchPosts,
   comment: searchComments,
-  lesson: (db, req) => searchCourses(db, req, "lesson"),
-  course: (db, req) => searchCourses(db, req, "course"),
   member: searchMembers,
 };
+const isCourseKind = (k: SearchKind): k is CourseKind => k === "course" || k === "lesson";
+
+/** Each asked kind's group, in the order asked (courses and lessons share one statement). */
+async function searchKinds(db: Db, req: Req, kinds: SearchKind[]): Promise<Group[]> {
+  const courseKinds = kinds.filter(isCourseKind);
+  const [courses, ...others] = await Promise.all([
+    courseKinds.length > 0 ? searchCourses(db, req, courseKinds) : [],
+    ...kinds.flatMap((k) => (isCourseKind(k) ? [] : [SEARCHERS[k](db, req)])),
+  ]);
+  const byKind = new Map([...courses, ...others].map((g) => [g.kind, g]));
+  return kinds.map((k) => byKind.get(k) ?? empty(k));
+}
+
+/** The tsquery of recent queries' clauses, as PostgreSQL built it (its dictionaries do not change while it runs). */
+const tsqueries = new Map<string, string | null>();
+const TSQUERIES_KEPT = 1_000;
+
+async function tsqueryText(db: Db, clauses: Clause[], tsq: SQL): Promise<string | null> {
+  const key = JSON.stringify(clauses);
+  if (tsqueries.has(key)) {
+    const text = tsqueries.get(key) ?? null;
+    // Most recently used last, so the oldest is dropped first.
+    tsqueries.delete(key);
+    tsqueries.set(key, text);
+    return text;
+  }
+  const [row] = await executePrepared<{ q: string | null }>(db, sql`SELECT (${tsq})::text AS q`);
+  const text = row?.q ?? null;
+  tsqueries.set(key, text);
+  if (tsqueries.size > TSQUERIES_KEPT) tsqueries.delete(tsqueries.keys().next().value as string);
+  return text;
+}
 
 export function createPostgresSearch(db: Db): SearchEngine {
   return {
@@ -300,13 +389,9 @@ export function createPostgresSearch(db: Db): SearchEngine {
       const tsq = tsquerySql(clauses);
       const kinds = request.kind ? [request.kind] : [...SEARCH_KINDS];
       const after = request.kind ? decodeCursor(request.cursor, request.kind, request.order) : null;
-      // The tsquery is built first and then sent as a constant, so the planner sees how common its
-      // words are: walking the newest documents for a common word, the GIN index for a rare one.
-      const text = tsq ? (await db.execute<{ q: string | null }>(sql`SELECT (${tsq})::text AS q`)).rows[0]?.q : null;
+      const text = tsq ? await tsqueryText(db, clauses, tsq) : null;
       const groups = text
-        ? await Promise.all(
-            kinds.map((k) => SEARCHERS[k](db, { ...request, clauses, tsq: sql`${text}::tsquery`, after })),
-          )
+        ? await searchKinds(db, { ...request, clauses, tsq: sql`${text}::tsquery`, after }, kinds)
         : kinds.map(empty);
       return { q: request.q.slice(0, SEARCH_LIMITS.queryMax), groups };
     },

@@ -19,8 +19,13 @@ export type Term = { text: string; cjk: boolean; prefix: boolean };
 /** A word or CJK run (one term), or a quoted phrase (several, adjacent). */
 export type Clause = { phrase: boolean; terms: Term[] };
 
+// eslint-disable-next-line no-control-regex
+const ASCII_RE = /^[\x00-\x7f]*$/;
+
 /** Lower-case, accents removed: how words are compared for highlights (the database uses unaccent). */
-export const fold = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/ß/g, "ss");
+export const fold = (s: string) =>
+  // ASCII has no accents to remove (and most words are ASCII): lower-casing is the whole fold.
+  ASCII_RE.test(s) ? s.toLowerCase() : s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/ß/g, "ss");
 
 function tokens(text: string): Term[] {
   return [...text.matchAll(TOKEN_RE)].map((m) => ({ text: m[0], cjk: CJK_RE.test(m[0]), prefix: false }));

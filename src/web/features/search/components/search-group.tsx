@@ -8,7 +8,7 @@ import { SearchResultItem } from "./search-result-item";
 
 type Group = SearchResponse["groups"][number];
 
-/** A group's count as shown: exact up to the cap, then "1,000+". */
+/** A group's count as shown: exact up to the cap, then "100+". */
 export const countText = (count: number) =>
   count >= SEARCH_LIMITS.countCap
     ? `${SEARCH_LIMITS.countCap.toLocaleString("en-US")}+`
