@@ -299,6 +299,22 @@ describe("highlights", () => {
     expect(sn.highlights.map(([s, e]) => sn.text.slice(s, e))).toEqual(["needle"]);
   });
 
+  it("in ASCII text (looked for where the terms' first letters occur) match as in any other text", () => {
+    const texts = [
+      "Pulled my best BREAD yet; bread-making, breadth and abreast. Breads! r2d2 runs Running runner",
+      "starter care: Starters, started, star, STARTING and a restart, care-free careful",
+      "x bre brea bread breadcrumbs 12bread bread12 ab abc abcd",
+    ];
+    const queries = ["bread", "bre", "starter care", "run", "ab", "r2", "breads ", '"starter care" ca', "care"];
+    for (const text of texts)
+      for (const q of queries) {
+        const clauses = parseQuery(q);
+        // A non-ASCII character at the end sends the same text through the general path.
+        const general = highlights(`${text} é`, clauses).filter(([, e]) => e <= text.length);
+        expect(highlights(text, clauses), `${q} in ${text}`).toEqual(general);
+      }
+  });
+
   it("come back with results", async () => {
     const res = await f.communitySearch(c.id, { q: "comunidades", kind: "post" }, owner);
     const r = groupOf(res.body, "post").results.find((x) => x.id === posts.pt);

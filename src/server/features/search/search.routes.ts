@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { searchQuerySchema, searchResponseDto } from "#shared/search.schemas";
 import type { AppContext } from "#server/context";
-import { requireCommunity } from "#server/lib/community-access";
+import { requireCommunityCached } from "#server/lib/community-access";
 import { errorResponses } from "#server/lib/schemas";
 import { createPostgresSearch } from "./search.postgres";
 
@@ -30,11 +30,8 @@ export const searchRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     },
     async (request) => {
       const viewer = await ctx.viewer(request);
-      const { community } = await requireCommunity({
-        db: ctx.db,
-        idOrSlug: request.params.communityId,
-        userId: viewer?.id,
-      });
+      // The cached row and role (dropped in every process when either changes): only the id and who may search are read.
+      const { community } = await requireCommunityCached(ctx, request.params.communityId, viewer?.id);
       return engine.search({ ...request.query, viewerId: viewer?.id ?? null, scope: { communityId: community.id } });
     },
   );

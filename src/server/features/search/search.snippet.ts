@@ -11,6 +11,11 @@ import { bigrams, fold, type Clause } from "./search.query";
  */
 
 const WORD_RE = /[\p{L}\p{N}\p{M}]+/gu;
+// eslint-disable-next-line no-control-regex
+const NON_ASCII_RE = /[^\x00-\x7f]/;
+const isAscii = (s: string) => !NON_ASCII_RE.test(s);
+/** A lower-case ASCII letter or a digit (what WORD_RE matches in lower-cased ASCII text). */
+const isAsciiWordChar = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
 
 function commonPrefix(a: string, b: string) {
   let i = 0;
@@ -43,8 +48,26 @@ export function highlights(text: string, clauses: Clause[]): [number, number][] 
   );
   const grams = clauses.flatMap((c) => c.terms.filter((t) => t.cjk).flatMap((t) => bigrams(t.text)));
   const ranges: [number, number][] = [];
-  if (words.length > 0) {
+  if (words.length > 0 && isAscii(text) && words.every((q) => isAscii(q.term))) {
+    // ASCII text folds by lower-casing, which keeps offsets; and a word can match a term only if it
+    // begins with the term's first three letters (or all of a shorter one): look only where they occur.
+    const lower = text.toLowerCase();
+    for (const key of new Set(words.map((q) => q.term.slice(0, 3)))) {
+      for (let i = lower.indexOf(key); i !== -1; i = lower.indexOf(key, i + 1)) {
+        if (i > 0 && isAsciiWordChar(lower.charCodeAt(i - 1))) continue;
+        let end = i + key.length;
+        while (end < lower.length && isAsciiWordChar(lower.charCodeAt(end))) end++;
+        const w = lower.slice(i, end);
+        if (words.some((q) => wordMatches(w, q.term, q.prefix))) ranges.push([i, end]);
+      }
+    }
+  } else if (words.length > 0) {
+    // Every way of matching needs the word to begin as a term does: a word beginning with an ASCII
+    // character (whose fold is its lower case) that begins no term is passed over without folding it.
+    const firsts = new Set(words.map((q) => q.term.charCodeAt(0)));
     for (const m of text.matchAll(WORD_RE)) {
+      const c = m[0].charCodeAt(0);
+      if (c < 128 && !firsts.has(c >= 65 && c <= 90 ? c + 32 : c)) continue;
       const w = fold(m[0]);
       if (words.some((q) => wordMatches(w, q.term, q.prefix))) ranges.push([m.index, m.index + m[0].length]);
     }
