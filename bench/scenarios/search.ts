@@ -218,8 +218,9 @@ export const search: Scenario = {
         `How it was measured: as in the Levels section (production config, rate limits off, ${os.cpus().length} cores shared ` +
           `with the load generator; ${opts.warmupSeconds} s warm-up, ${opts.seconds} s measured, ${opts.rounds} alternating ` +
           `rounds with the baseline; every body compared byte for byte; server p95 inside the Hearth process). Each query ` +
-          `is the first request the search page sends: signed out, every kind's first page (five statements in parallel ` +
-          `on the pool), with counts.`,
+          `is the first request the search page sends: signed out, every kind's first page, with counts: three prepared ` +
+          `statements in parallel on the pool (posts, comments, courses with lessons; members are for members; the ` +
+          `query's tsquery is kept per process after its first request).`,
         ...writeNotes,
         `Per row:`,
         details.join("\n"),
