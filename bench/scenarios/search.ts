@@ -30,7 +30,11 @@ const WRITE_GOAL = 0.9;
 const userId = (n: string) => `md5('hearth-bench-search-user-' || ${n})`;
 const postId = (n: string) => `md5('hearth-bench-search-post-' || ${n})::uuid`;
 
-/** Sentences in the eight profile languages; 'bread' is common, 'zymurgy' rare (one post in 10,000). */
+/**
+ * Sentences in the eight profile languages; 'bread' is common (about one document in six), 'sourdough'
+ * less so (one in 33: too few among the newest for the walk, answered from the GIN index), 'zymurgy'
+ * rare (one post in 10,000).
+ */
 const SENTENCES = [
   "Pulled my best bread yet out of the oven this morning and the crumb is finally open.",
   "Sharing my notes from this week's live call: starter care, timing and shaping.",
@@ -53,6 +57,7 @@ const text = (n: string, salt: number) =>
 
 const QUERIES = [
   { label: "a common word ('bread')", q: "bread" },
+  { label: "a less common word ('sourdough', 3%)", q: "sourdough" },
   { label: "a rare word ('zymurgy')", q: "zymurgy" },
   { label: "a phrase ('\"starter care\"')", q: '"starter care"' },
   { label: "a two-character CJK query ('東京')", q: "東京" },
@@ -114,7 +119,8 @@ export const search: Scenario = {
         await client.query(
           `INSERT INTO posts (id, community_id, author_id, content, visibility, created_at, updated_at)
            SELECT ${postId("n")}, $1, ${userId("(1 + n % $2::int)")},
-                  ${text("n", 0)} || CASE WHEN n % 10000 = 7 THEN ' Notes on zymurgy.' ELSE '' END,
+                  ${text("n", 0)} || CASE WHEN n % 10000 = 7 THEN ' Notes on zymurgy.' ELSE '' END
+                    || CASE WHEN n % 33 = 5 THEN ' Sourdough again.' ELSE '' END,
                   CASE WHEN n % 50 = 0 THEN 'members' WHEN n % 97 = 0 THEN 'admins' ELSE 'public' END,
                   now() - make_interval(secs => n * 150), now()
              FROM generate_series(1, $3::int) n`,
@@ -122,7 +128,8 @@ export const search: Scenario = {
         );
         await client.query(
           `INSERT INTO comments (post_id, author_id, content, created_at, updated_at)
-           SELECT ${postId("(1 + k % $2::int)")}, ${userId("(1 + k % $1::int)")}, ${text("k", 5)},
+           SELECT ${postId("(1 + k % $2::int)")}, ${userId("(1 + k % $1::int)")},
+                  ${text("k", 5)} || CASE WHEN k % 33 = 5 THEN ' Sourdough again.' ELSE '' END,
                   now() - make_interval(secs => (k % $2::int) * 150) + make_interval(secs => k / $2::int + 1), now()
              FROM generate_series(1, $3::int) k`,
           [MEMBERS, POSTS, POSTS * COMMENTS_PER_POST],

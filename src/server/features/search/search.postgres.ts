@@ -105,26 +105,38 @@ async function windowed<T extends Row>(
     ],
     sql` AND `,
   );
-  const matches = (source: SQL) => sql`
+  const readable = sql.join(where, sql` AND `);
+  const newestFirst = sql.raw(`ORDER BY d.created_at DESC, d.doc_id DESC LIMIT ${WINDOW}`);
+  // The walk: the newest documents (with their vectors), the readable matches among them.
+  const walk = sql`
     SELECT d.doc_id AS id, d.created_at, ts_rank(d.tsv, ${req.tsq}) AS rank
-      FROM ${source} d ${from}
-     WHERE d.tsv @@ ${req.tsq} AND ${sql.join(where, sql` AND `)}
-     ORDER BY d.created_at DESC, d.doc_id DESC
-     LIMIT ${sql.raw(String(WINDOW))}`;
+      FROM (SELECT s.* FROM search_documents s WHERE ${docs}
+             ORDER BY s.created_at DESC, s.doc_id DESC LIMIT ${sql.raw(String(WALK))}) d ${from}
+     WHERE d.tsv @@ ${req.tsq} AND ${readable}
+     ${newestFirst}`;
+  // The index: every match, narrow and newest first, read until the window is full of readable ones;
+  // only those are ranked (their vectors read again by key), so a word with tens of thousands of
+  // matches sorts small rows and checks the readability of a few hundred.
+  const indexed = sql`
+    SELECT d.doc_id AS id, d.created_at,
+           (SELECT ts_rank(r.tsv, ${req.tsq}) FROM search_documents r
+             WHERE r.kind = ${sql.raw(`'${kind}'`)} AND r.doc_id = d.doc_id) AS rank
+      FROM (SELECT s.doc_id, s.item_id, s.community_id, s.post_id, s.course_id, s.created_at
+              FROM search_documents s WHERE ${docs} AND s.tsv @@ ${req.tsq}
+             ORDER BY s.created_at DESC, s.doc_id DESC) d ${from}
+     WHERE ${readable}
+     ${newestFirst}`;
   const walkedShort = sql.raw(`(SELECT count(*) FROM walked) < ${WINDOW}`);
   const moreThanWalked = sql.raw(`(SELECT more FROM scope)`);
   return executePrepared<T>(
     db,
     sql`
-    WITH walked AS MATERIALIZED (${matches(
-      sql`(SELECT s.* FROM search_documents s WHERE ${docs} ORDER BY s.created_at DESC, s.doc_id DESC LIMIT ${sql.raw(String(WALK))})`,
-    )}),
+    WITH walked AS MATERIALIZED (${walk}),
     scope AS MATERIALIZED (SELECT count(*) >= ${sql.raw(String(WALK))} AS more
                 FROM (SELECT 1 FROM search_documents s WHERE ${docs} LIMIT ${sql.raw(String(WALK))}) x),
-    indexed AS MATERIALIZED (SELECT s.* FROM search_documents s WHERE ${docs} AND s.tsv @@ ${req.tsq}),
     m AS (SELECT * FROM walked WHERE NOT (${walkedShort} AND ${moreThanWalked})
           UNION ALL
-          SELECT * FROM (${matches(sql`indexed`)}) g WHERE ${walkedShort} AND ${moreThanWalked}),
+          SELECT * FROM (${indexed}) g WHERE ${walkedShort} AND ${moreThanWalked}),
     c AS (SELECT m.id COLLATE "C" AS id, m.rank, to_char(m.created_at AT TIME ZONE 'UTC', ${UTC}) COLLATE "C" AS t,
                  count(*) OVER ()::int AS total FROM m),
     w AS (SELECT * FROM c w WHERE ${keyset(req)} ORDER BY ${pageOrder(req)} LIMIT ${req.limit + 1})
