@@ -42,6 +42,13 @@ type Author = {
 const WINDOW = SEARCH_LIMITS.countCap + 1;
 /** Newest documents of a kind read for a common word before its GIN index is asked instead. */
 const WALK = 20 * WINDOW;
+/**
+ * The longer walk, for a word the first walk found too few of but at least WALK_HITS times (one
+ * document in 400 or more): it fills the window within about this many documents, where the GIN
+ * index would read every match's row (scattered through the table) for its time.
+ */
+const LONG_WALK = 20 * WALK;
+const WALK_HITS = 5;
 const UTC = sql.raw(`'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`);
 
 const community = (r: Community) => ({ id: r.c_id, slug: r.c_slug, name: r.c_name });
@@ -107,16 +114,20 @@ async function windowed<T extends Row>(
   );
   const readable = sql.join(where, sql` AND `);
   const newestFirst = sql.raw(`ORDER BY d.created_at DESC, d.doc_id DESC LIMIT ${WINDOW}`);
-  // The walk: the newest documents (with their vectors), the readable matches among them.
-  const walk = sql`
+  // A walk: the newest documents (with their vectors), the readable matches among them.
+  const walk = (budget: number) => sql`
     SELECT d.doc_id AS id, d.created_at, ts_rank(d.tsv, ${req.tsq}) AS rank
       FROM (SELECT s.* FROM search_documents s WHERE ${docs}
-             ORDER BY s.created_at DESC, s.doc_id DESC LIMIT ${sql.raw(String(WALK))}) d ${from}
+             ORDER BY s.created_at DESC, s.doc_id DESC LIMIT ${sql.raw(String(budget))}) d ${from}
      WHERE d.tsv @@ ${req.tsq} AND ${readable}
      ${newestFirst}`;
+  // Whether the scope has more documents than a walk of `budget` reads (an index-only count).
+  const beyond = (budget: number) => sql`
+    SELECT count(*) >= ${sql.raw(String(budget))} AS more
+      FROM (SELECT 1 FROM search_documents s WHERE ${docs} LIMIT ${sql.raw(String(budget))}) x`;
   // The index: every match, narrow and newest first, read until the window is full of readable ones;
-  // only those are ranked (their vectors read again by key), so a word with tens of thousands of
-  // matches sorts small rows and checks the readability of a few hundred.
+  // only those are ranked (their vectors read again by key), so a word with thousands of matches
+  // sorts small rows and checks the readability of a few hundred.
   const indexed = sql`
     SELECT d.doc_id AS id, d.created_at,
            (SELECT ts_rank(r.tsv, ${req.tsq}) FROM search_documents r
@@ -126,17 +137,23 @@ async function windowed<T extends Row>(
              ORDER BY s.created_at DESC, s.doc_id DESC) d ${from}
      WHERE ${readable}
      ${newestFirst}`;
-  const walkedShort = sql.raw(`(SELECT count(*) FROM walked) < ${WINDOW}`);
-  const moreThanWalked = sql.raw(`(SELECT more FROM scope)`);
+  // Which way answers, decided in order; PostgreSQL evaluates each part (a CTE) only when a
+  // condition it reaches needs it, so a common word never starts the longer walk or the count.
+  const short = sql.raw(`(SELECT count(*) FROM walked) < ${WINDOW} AND (SELECT more FROM scope)`);
+  const fewHits = sql.raw(`(SELECT count(*) FROM walked) < ${WALK_HITS}`);
+  const longShort = sql.raw(`(SELECT count(*) FROM walked_long) < ${WINDOW} AND (SELECT more FROM scope_long)`);
   return executePrepared<T>(
     db,
     sql`
-    WITH walked AS MATERIALIZED (${walk}),
-    scope AS MATERIALIZED (SELECT count(*) >= ${sql.raw(String(WALK))} AS more
-                FROM (SELECT 1 FROM search_documents s WHERE ${docs} LIMIT ${sql.raw(String(WALK))}) x),
-    m AS (SELECT * FROM walked WHERE NOT (${walkedShort} AND ${moreThanWalked})
+    WITH walked AS MATERIALIZED (${walk(WALK)}),
+    scope AS MATERIALIZED (${beyond(WALK)}),
+    walked_long AS MATERIALIZED (${walk(LONG_WALK)}),
+    scope_long AS MATERIALIZED (${beyond(LONG_WALK)}),
+    m AS (SELECT * FROM walked WHERE NOT (${short})
           UNION ALL
-          SELECT * FROM (${indexed}) g WHERE ${walkedShort} AND ${moreThanWalked}),
+          SELECT * FROM walked_long WHERE ${short} AND NOT ${fewHits} AND NOT (${longShort})
+          UNION ALL
+          SELECT * FROM (${indexed}) g WHERE ${short} AND (${fewHits} OR (${longShort}))),
     c AS (SELECT m.id COLLATE "C" AS id, m.rank, to_char(m.created_at AT TIME ZONE 'UTC', ${UTC}) COLLATE "C" AS t,
                  count(*) OVER ()::int AS total FROM m),
     w AS (SELECT * FROM c w WHERE ${keyset(req)} ORDER BY ${pageOrder(req)} LIMIT ${req.limit + 1})
