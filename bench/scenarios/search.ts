@@ -32,7 +32,7 @@ const postId = (n: string) => `md5('hearth-bench-search-post-' || ${n})::uuid`;
 
 /**
  * Sentences in the eight profile languages; 'bread' is common (about one document in six), 'sourdough'
- * less so (one in 33: too few among the newest for the walk, answered from the GIN index), 'zymurgy'
+ * less so (one in 33: too few among the newest for the first walk, found by the longer one), 'zymurgy'
  * rare (one post in 10,000).
  */
 const SENTENCES = [
