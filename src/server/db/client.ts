@@ -83,6 +83,7 @@ const RAW_TYPES = new Set([
   pg.types.builtins.TIMESTAMP,
   pg.types.builtins.DATE,
   pg.types.builtins.INTERVAL,
+  // Arrays (pg names no constants for them): timestamp[], date[], timestamptz[], interval[], numeric[].
   1115,
   1182,
   1185,

@@ -20,12 +20,14 @@ export type Term = { text: string; cjk: boolean; prefix: boolean };
 export type Clause = { phrase: boolean; terms: Term[] };
 
 // eslint-disable-next-line no-control-regex
-const ASCII_RE = /^[\x00-\x7f]*$/;
+const NON_ASCII_RE = /[^\x00-\x7f]/;
+/** Whether every character of `s` is ASCII (whose fold is its lower case, offsets kept). */
+export const isAscii = (s: string) => !NON_ASCII_RE.test(s);
 
 /** Lower-case, accents removed: how words are compared for highlights (the database uses unaccent). */
 export const fold = (s: string) =>
   // ASCII has no accents to remove (and most words are ASCII): lower-casing is the whole fold.
-  ASCII_RE.test(s) ? s.toLowerCase() : s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/ß/g, "ss");
+  isAscii(s) ? s.toLowerCase() : s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/ß/g, "ss");
 
 function tokens(text: string): Term[] {
   return [...text.matchAll(TOKEN_RE)].map((m) => ({ text: m[0], cjk: CJK_RE.test(m[0]), prefix: false }));

@@ -1,6 +1,6 @@
 import type { Highlighted } from "#shared/search.schemas";
 import { SEARCH_LIMITS } from "#shared/search";
-import { bigrams, fold, type Clause } from "./search.query";
+import { bigrams, fold, isAscii, type Clause } from "./search.query";
 
 /*
  * Highlights and snippets, computed here as [start, end) offsets into plain text: the client marks
@@ -11,9 +11,6 @@ import { bigrams, fold, type Clause } from "./search.query";
  */
 
 const WORD_RE = /[\p{L}\p{N}\p{M}]+/gu;
-// eslint-disable-next-line no-control-regex
-const NON_ASCII_RE = /[^\x00-\x7f]/;
-const isAscii = (s: string) => !NON_ASCII_RE.test(s);
 /** A lower-case ASCII letter or a digit (what WORD_RE matches in lower-cased ASCII text). */
 const isAsciiWordChar = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
 

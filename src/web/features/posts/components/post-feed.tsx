@@ -119,17 +119,14 @@ export function PostFeed({
  */
 function FeedUpdates({ communityId }: { communityId: string }) {
   const queryClient = useQueryClient();
+  const refetchFeed = () =>
+    void queryClient.invalidateQueries({ predicate: (q) => postQueryKeys.isFeedOf(q.queryKey, communityId) });
   useCommunityStream(communityId, {
     onEvent: (event) => {
-      void queryClient.invalidateQueries({
-        predicate: (q) => postQueryKeys.isFeedOf(q.queryKey, communityId),
-      });
+      refetchFeed();
       void queryClient.invalidateQueries({ queryKey: postQueryKeys.detail(event.post_id) });
     },
-    onResync: () =>
-      void queryClient.invalidateQueries({
-        predicate: (q) => postQueryKeys.isFeedOf(q.queryKey, communityId),
-      }),
+    onResync: refetchFeed,
   });
   return null;
 }
