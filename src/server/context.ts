@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import type { Config } from "./config";
 import type { Database, Db } from "./db/client";
 import type pg from "pg";
+import { Announcer } from "./lib/announcer";
 import { createAuth, type Auth } from "./lib/auth";
 import { unauthorized } from "./lib/errors";
 import { JobWorker } from "./lib/jobs";
@@ -27,6 +28,8 @@ export type AppContext = {
   worker: JobWorker;
   /** This process's LISTEN connection (cache invalidation, realtime fan-out). */
   listener: PgListener;
+  /** Announcements the app sends itself after a commit, batched (lib/announcer.ts): like toggles'. */
+  announcer: Announcer;
   log: FastifyBaseLogger;
   /** Answers that are the same for every anonymous visitor, kept briefly. */
   publicCache: PublicCache;
@@ -110,6 +113,7 @@ export async function createAppContext(opts: {
     rateLimiter: createRateLimiter(database.db, config.rateLimits),
     worker,
     listener,
+    announcer: new Announcer(database.pool, log),
     log,
     publicCache,
     feedCache,

@@ -1,8 +1,7 @@
 import { sql } from "drizzle-orm";
 import { startSmtpSink } from "#server/test/smtp-sink";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "#server/app";
-import { api, createTestApp, type TestApp } from "#server/test/harness";
+import { api, createTestApp, secondProcess, type TestApp } from "#server/test/harness";
 
 let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 let t: TestApp;
@@ -43,8 +42,7 @@ describe("mail over SMTP", () => {
     const email = `crash${Date.now()}@example.test`;
     await t.app.ctx.mailer.send({ to: email, subject: "Survives", text: "Still here" });
     // This process "dies" before its worker runs; a second app on the same database picks the job up.
-    const other = await buildApp({ config: t.config, database: t.database, logger: false, startWorker: false });
-    await other.ready();
+    const other = await secondProcess(t);
     await other.ctx.worker.runOnce();
     await other.close();
     expect(smtp.received.some((m) => m.to.includes(email) && m.data.includes("Subject: Survives"))).toBe(true);

@@ -88,29 +88,38 @@ export function mayReadPost(
   return (post.is_approved && !post.is_hidden) || post.author_id === viewerId || can(role, "moderate_posts");
 }
 
+/** The row postAccessSql reads. */
+export type PostAccessRow = AccessPost & {
+  c_visibility: string;
+  created_by: string;
+  moderation_enabled: boolean;
+  role: string | null;
+};
+
 /**
- * A post the viewer may see, with its community and the viewer's role, in one query. Anything the
- * viewer may not see (private community, visibility, someone else's pending post or post hidden
- * pending review, deleted) answers exactly like a post that does not exist. A pending or hidden
- * post opens for its author and the community's moderators.
+ * The post (not deleted), its community and the viewer's role there, as one row, inside a statement
+ * (requirePost's read; a write that checks access in its own statement reads the same).
  */
-export async function requirePost(
-  db: Queryable,
-  postId: string,
-  viewerId: string | null | undefined,
-): Promise<PostAccess> {
-  if (!/^[0-9a-f-]{36}$/i.test(postId)) throw postNotFound();
-  const res = await db.execute<
-    AccessPost & { c_visibility: string; created_by: string; moderation_enabled: boolean; role: string | null }
-  >(sql`
+export const postAccessSql = (postId: string, viewerId: string | null | undefined) => sql`
     SELECT p.id, p.community_id, p.author_id, p.visibility, p.is_approved, p.hidden_at IS NOT NULL AS is_hidden,
            p.is_pinned, p.type, p.poll_data,
            c.visibility AS c_visibility, c.created_by, c.moderation_enabled, m.role
       FROM posts p
       JOIN communities c ON c.id = p.community_id
       LEFT JOIN community_members m ON m.community_id = p.community_id AND m.user_id = ${viewerId ?? ""}
-     WHERE p.id = ${postId} AND p.deleted_at IS NULL`);
-  const r = res.rows[0];
+     WHERE p.id = ${postId} AND p.deleted_at IS NULL`;
+
+/** Refuses, as not found, what cannot be a post's id, before any statement. */
+export function checkPostId(postId: string): void {
+  if (!/^[0-9a-f-]{36}$/i.test(postId)) throw postNotFound();
+}
+
+/**
+ * The access postAccessSql's row gives: anything the viewer may not see (private community,
+ * visibility, someone else's pending post or post hidden pending review, deleted, no row) answers
+ * exactly like a post that does not exist.
+ */
+export function postAccessOf(r: PostAccessRow | undefined, viewerId: string | null | undefined): PostAccess {
   if (!r) throw postNotFound();
   const role = isRole(r.role) ? r.role : null;
   if (!mayReadPost(r, r.c_visibility, role, viewerId)) throw postNotFound();
@@ -134,6 +143,21 @@ export async function requirePost(
     },
     role,
   };
+}
+
+/**
+ * A post the viewer may see, with its community and the viewer's role, in one query. Anything the
+ * viewer may not see answers exactly like a post that does not exist (postAccessOf). A pending or
+ * hidden post opens for its author and the community's moderators.
+ */
+export async function requirePost(
+  db: Queryable,
+  postId: string,
+  viewerId: string | null | undefined,
+): Promise<PostAccess> {
+  checkPostId(postId);
+  const res = await db.execute<PostAccessRow>(postAccessSql(postId, viewerId));
+  return postAccessOf(res.rows[0], viewerId);
 }
 
 /** Likes, votes, shares, pins and comments are for posts that are out (approved, not hidden pending review). */

@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { buildApp, type HearthApp } from "#server/app";
-import { api, createTestApp, readUntil, signedInUser, type TestApp } from "#server/test/harness";
+import type { HearthApp } from "#server/app";
+import { api, createTestApp, readUntil, secondProcess, signedInUser, type TestApp } from "#server/test/harness";
 
 let t: TestApp;
 let other: HearthApp;
 beforeAll(async () => {
   t = await createTestApp();
-  // A second app on the same database stands for a second process behind the load balancer.
-  other = await buildApp({ config: t.config, database: t.database, logger: false, startWorker: false });
-  await other.ready();
+  other = await secondProcess(t);
 });
 afterAll(async () => {
   await other.close();

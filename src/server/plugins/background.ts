@@ -6,7 +6,7 @@ import { sweepMedia } from "#server/lib/uploads";
  * The process's background work: the job worker, and media housekeeping (lib/uploads sweepMedia),
  * hourly where jobs run, first a minute after start, and the session cache's expired entries,
  * dropped every CACHE_SWEEP_MS so that memory returns after a crowd has gone (issue 23). All stop
- * when the app closes, as does the LISTEN connection.
+ * when the app closes, as does the LISTEN connection, after the announcements waiting are sent.
  */
 const CACHE_SWEEP_MS = 30_000;
 
@@ -22,6 +22,7 @@ export function startBackgroundWork(app: FastifyInstance, ctx: AppContext, opts:
     if (sweeper) clearTimeout(sweeper);
     clearInterval(cacheSweeper);
     await ctx.worker.stop();
+    await ctx.announcer.close();
     await ctx.listener.stop();
   });
   if (opts.startWorker) ctx.worker.start();

@@ -18,6 +18,13 @@ export type TestApp = {
   close: () => Promise<void>;
 };
 
+/** A second app on the test app's database: a second process behind the load balancer. Close it first. */
+export async function secondProcess(t: TestApp): Promise<HearthApp> {
+  const other = await buildApp({ config: t.config, database: t.database, logger: false, startWorker: false });
+  await other.ready();
+  return other;
+}
+
 /** A fresh database cloned from the migrated template, and the real HTTP app on it. */
 export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const templateUrl = new URL(inject("templateUrl"));

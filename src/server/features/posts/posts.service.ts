@@ -9,7 +9,7 @@ import type { CreatePostInput, LinkPreview, MediaItem, PollData } from "#shared/
 import { can, mayViewPost, type CommunityRole } from "#shared/roles";
 import { UPLOAD_MESSAGES } from "#shared/uploads";
 import type { AppContext, Viewer } from "#server/context";
-import type { Queryable } from "#server/db/client";
+import { executePrepared, type Queryable } from "#server/db/client";
 import {
   communities,
   mediaFiles,
@@ -23,12 +23,25 @@ import {
   addMember,
   completeOnboardingTask,
   forgetMembers,
+  memberScope,
   requireCommunity,
   requirePermission,
 } from "#server/lib/community-access";
 import { AppError } from "#server/lib/errors";
+import { VIEWER_CHANNEL } from "#server/lib/feed-viewer-cache";
 import { notify, type NotifyInput } from "#server/lib/notifications";
-import { requireApproved, requirePost, type PostAccess } from "#server/lib/post-access";
+import {
+  checkPostId,
+  postAccessOf,
+  postAccessSql,
+  postNotFound,
+  postVisibleToRole,
+  requireApproved,
+  requirePost,
+  type PostAccess,
+  type PostAccessRow,
+} from "#server/lib/post-access";
+import { MEMBER_CHANNEL } from "#server/lib/public-cache";
 import { publishPostEvent } from "#server/lib/realtime";
 import { linkUploads, receiveUpload } from "#server/lib/uploads";
 import { forgetFeed, forgetPostPage } from "./posts.feed";
@@ -273,52 +286,68 @@ export async function deletePost({ ctx, viewer, postId }: { ctx: AppContext; vie
 // ---------------------------------------------------------------------------------------------
 // Reactions
 
-/** Like toggle: the row is added if missing, else removed; likes_count moves with the row (a trigger). */
+/** What hearth_toggle_post_like returns (migration 0035): [liked 1/0, likes_count, notify_author 1/0], null without its post. */
+type LikeToggled = [number, number, number] | null;
+
+/**
+ * Like toggle: the row is added if missing, else removed (migration 0035, decision 0028);
+ * likes_count and the author's points move with the row (triggers) and the count is read after them.
+ * A member's toggle is one statement: the access check (requirePost's row, the same rule) and the
+ * toggle, which runs only when that row allows it.
+ */
 export async function toggleLike({ ctx, viewer, postId }: { ctx: AppContext; viewer: Viewer; postId: string }) {
-  const access = await requirePost(ctx.db, postId, viewer.id);
+  checkPostId(postId);
+  const [row] = await executePrepared<PostAccessRow & { toggled: LikeToggled }>(
+    ctx.db,
+    sql`WITH a AS MATERIALIZED (${postAccessSql(postId, viewer.id)})
+        SELECT a.*,
+               CASE WHEN a.role IS NOT NULL AND a.is_approved AND NOT a.is_hidden
+                         AND ${postVisibleToRole(sql`a.visibility`, sql`a.role`)}
+                    THEN hearth_toggle_post_like(a.id, ${viewer.id}, true) END AS toggled
+          FROM a`,
+  );
+  const access = postAccessOf(row, viewer.id);
   requireApproved(access);
-  const toggle = async (db: Queryable) => {
-    // One statement: remove the like if it is there, else add it. likes_count moves with the row
-    // (a trigger), so it is read afterwards.
-    const res = await db.execute<{ liked: boolean; likes_count: number }>(sql`
-      WITH removed AS (
-        DELETE FROM post_likes WHERE post_id = ${postId} AND user_id = ${viewer.id} RETURNING 1
-      ), added AS (
-        INSERT INTO post_likes (post_id, user_id)
-        SELECT ${postId}, ${viewer.id} WHERE NOT EXISTS (SELECT 1 FROM removed)
-        ON CONFLICT DO NOTHING RETURNING 1
-      )
-      SELECT NOT EXISTS (SELECT 1 FROM removed) AS liked`);
-    const [row] = await db.select({ likes: posts.likesCount }).from(posts).where(eq(posts.id, postId));
-    return { liked: res.rows[0].liked, likes_count: row.likes };
-  };
   const notifyAuthor = (db: Queryable) =>
     notifyPostAuthor(db, access, viewer.id, { type: "post_like", title: "{actor} liked your post" });
-  let result: { liked: boolean; likes_count: number };
+  let toggled: LikeToggled;
   if (access.role) {
-    // A member's toggle commits on its own, holding the post's row only for its statement; the
+    // A readable, approved post and a member: the statement toggled (the CASE above is
+    // postAccessOf's and requireApproved's rule for a member), unless the post's row went meanwhile.
+    toggled = row.toggled;
+    // The toggle committed on its own, holding the post's row only for its statement, and is
+    // announced to the other processes by this one, with other toggles (lib/announcer.ts). The
     // author hears of it afterwards. The like is what was asked for: a notification that could not
     // be made is logged, and neither undoes the like nor answers it as failed (a retry would undo it).
-    result = await toggle(ctx.db);
-    if (result.liked) {
+    ctx.announcer.announce(VIEWER_CHANNEL, `${viewer.id}.${postId}`);
+    const author = access.post.author_id;
+    if (author && author !== viewer.id)
+      ctx.announcer.announce(MEMBER_CHANNEL, memberScope(access.community.id, author));
+    if (toggled?.[2]) {
       await notifyAuthor(ctx.db).catch((err: unknown) =>
         ctx.log.warn({ err: err instanceof Error ? err.message : String(err), postId }, "like notification not made"),
       );
     }
   } else {
-    // Someone not yet a member joins by liking: the membership and the like are one.
-    result = await ctx.db.transaction(async (tx) => {
+    // Someone not yet a member joins by liking: the membership and the like are one, announced by
+    // the database's triggers.
+    toggled = await ctx.db.transaction(async (tx) => {
       await roleForTakingPart(tx, access.community, access.role, viewer.id);
-      const toggled = await toggle(tx);
-      if (toggled.liked) await notifyAuthor(tx);
-      return toggled;
+      const res = await tx.execute<{ toggled: LikeToggled }>(
+        sql`SELECT hearth_toggle_post_like(${postId}::uuid, ${viewer.id}, false) AS toggled`,
+      );
+      const done = res.rows[0]?.toggled ?? null;
+      if (done?.[2]) await notifyAuthor(tx);
+      return done;
     });
   }
   forgetPostPage(ctx, access.community.id, postId);
   ctx.feedViewerCache.forgetViewer(viewer.id);
   // The author's points moved (and the liker may have joined): read afresh here at once.
   forgetMembers(ctx, access.community.id, [access.post.author_id, viewer.id]);
-  return result;
+  // The post's row went between the access check and the toggle (removed with its community).
+  if (!toggled) throw postNotFound();
+  return { liked: toggled[0] === 1, likes_count: toggled[1] };
 }
 
 /** Save toggle; saved posts are private to the user. */

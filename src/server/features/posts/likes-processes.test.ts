@@ -1,0 +1,140 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { HearthApp } from "#server/app";
+import { Announcer } from "#server/lib/announcer";
+import { api, createTestApp, readUntil, secondProcess, signedInUser, type TestApp } from "#server/test/harness";
+
+let t: TestApp;
+let other: HearthApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  other = await secondProcess(t);
+});
+afterAll(async () => {
+  await other.close();
+  await t.close();
+});
+
+type User = Awaited<ReturnType<typeof signedInUser>>;
+type FeedItem = { id: string; liked: boolean; likes_count: number };
+
+describe("like toggles across processes (announced by the app, migration 0035)", () => {
+  it("another process shows the reader's like, its count and the author's points, and its unlike", async () => {
+    const a = api(t.app);
+    const b = api(other);
+    const owner = await signedInUser(t);
+    const reader = await signedInUser(t);
+    const c = (await a.post("/api/communities", { name: `Likes ${Date.now().toString(36)}` }, { cookie: owner.cookie }))
+      .body as { id: string };
+    await a.post(`/api/communities/${c.id}/join`, {}, { cookie: reader.cookie });
+    const p = (await a.post(`/api/communities/${c.id}/posts`, { content: "Like me" }, { cookie: owner.cookie })).body;
+
+    const item = async (u: User) =>
+      ((await b.get(`/api/communities/${c.id}/posts`, { cookie: u.cookie })).body.items as FeedItem[]).find(
+        (x) => x.id === p.id,
+      );
+    const points = async () =>
+      (await b.get(`/api/communities/${c.id}/leaderboard?period=all`, { cookie: owner.cookie })).body.viewer_level
+        .points as number;
+    // The other process keeps both now.
+    expect(await item(reader)).toMatchObject({ liked: false, likes_count: 0 });
+    expect(await points()).toBe(0);
+
+    expect((await a.post(`/api/posts/${p.id}/like`, {}, { cookie: reader.cookie })).body).toEqual({
+      liked: true,
+      likes_count: 1,
+    });
+    expect(
+      await readUntil(
+        () => item(reader),
+        (x) => x?.liked === true,
+      ),
+    ).toMatchObject({ liked: true, likes_count: 1 });
+    expect(await readUntil(points, (n) => n === 1)).toBe(1);
+
+    expect((await a.post(`/api/posts/${p.id}/like`, {}, { cookie: reader.cookie })).body).toEqual({
+      liked: false,
+      likes_count: 0,
+    });
+    expect(
+      await readUntil(
+        () => item(reader),
+        (x) => x?.liked === false,
+      ),
+    ).toMatchObject({
+      liked: false,
+      likes_count: 0,
+    });
+    expect(await readUntil(points, (n) => n === 0)).toBe(0);
+
+    // The author heard of the first like once; the like again after the unlike makes no second one.
+    await a.post(`/api/posts/${p.id}/like`, {}, { cookie: reader.cookie });
+    const notes = await t.database.pool.query(
+      `SELECT count(*)::int AS n FROM notifications WHERE user_id = $1 AND type = 'post_like'`,
+      [owner.id],
+    );
+    expect(notes.rows[0].n).toBe(1);
+  });
+});
+
+describe("Announcer", () => {
+  it("sends what is announced meanwhile in one statement, each payload once, and every one arrives", async () => {
+    const listen = new pg.Client({ connectionString: t.database.url });
+    await listen.connect();
+    const got: string[] = [];
+    listen.on("notification", (n) => got.push(`${n.channel}|${n.payload}`));
+    await listen.query("LISTEN hearth_test_a");
+    await listen.query("LISTEN hearth_test_b");
+    let statements = 0;
+    const pool = {
+      query: ((...args: Parameters<pg.Pool["query"]>) => {
+        statements++;
+        return (t.database.pool.query as (...a: unknown[]) => unknown)(...args);
+      }) as pg.Pool["query"],
+    };
+    const announcer = new Announcer(pool, { warn: () => {} });
+    for (let i = 0; i < 300; i++) announcer.announce(i % 2 ? "hearth_test_a" : "hearth_test_b", `p${i % 150}`);
+    await announcer.flush();
+    expect(statements).toBe(1);
+    const want = Array.from({ length: 150 }, (_, i) => `${i % 2 ? "hearth_test_a" : "hearth_test_b"}|p${i}`).sort();
+    const arrived = await readUntil(
+      async () => [...got].sort(),
+      (x) => x.length >= want.length,
+    );
+    expect(arrived).toEqual(want);
+    // After a close nothing more is sent.
+    await announcer.close();
+    announcer.announce("hearth_test_a", "late");
+    await announcer.flush();
+    expect(statements).toBe(1);
+    await listen.end();
+  });
+
+  it("tries a refused statement again, and gives up with a warning after its attempts", async () => {
+    let calls = 0;
+    const warned: unknown[] = [];
+    const flaky = {
+      query: (async (...args: unknown[]) => {
+        calls++;
+        if (calls === 1) throw new Error("connection lost");
+        return (t.database.pool.query as (...a: unknown[]) => unknown)(...args);
+      }) as unknown as pg.Pool["query"],
+    };
+    const once = new Announcer(flaky, { warn: (obj) => warned.push(obj) });
+    once.announce("hearth_test_a", "x");
+    await once.flush();
+    expect(calls).toBe(2);
+    expect(warned).toHaveLength(0);
+
+    // Nothing listens on port 1: every attempt is refused.
+    const down = new pg.Pool({
+      connectionString: "postgres://hearth@127.0.0.1:1/hearth",
+      connectionTimeoutMillis: 500,
+    });
+    const never = new Announcer(down, { warn: (obj) => warned.push(obj) });
+    never.announce("hearth_test_a", "y");
+    await never.flush();
+    expect(warned).toHaveLength(1);
+    await down.end();
+  });
+});
