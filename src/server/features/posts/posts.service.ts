@@ -182,7 +182,6 @@ export async function createPost({
       { communityId: community.id, ownerId: viewer.id },
     );
     if (approved) {
-      await bumpPostCount(tx, community.id, 1);
       await publishPostEvent(tx, {
         communityId: community.id,
         postId: row.id,
@@ -190,6 +189,10 @@ export async function createPost({
         visibility: input.visibility ?? "public",
       });
     }
+    const post = await loadPost(tx, row.id, viewer.id);
+    // The community's row last, just before the commit: from its update to the commit every other
+    // new post of the community waits for it (post_count), so nothing else runs between.
+    if (approved) await bumpPostCount(tx, community.id, 1);
     if (role === "owner") {
       await completeOnboardingTask(
         tx,
@@ -198,7 +201,7 @@ export async function createPost({
         ONBOARDING_TASKS.map((t) => t.id),
       );
     }
-    return loadPost(tx, row.id, viewer.id);
+    return post;
   });
   forgetFeed(ctx, community.id);
   return created;
