@@ -1,5 +1,14 @@
 import type pg from "pg";
 
+import { sql } from "drizzle-orm";
+
+/**
+ * Inside a statement run on its own (not in a longer transaction): the triggers of hearth_viewer
+ * and hearth_members stay quiet until its commit (migration 0035's hearth_app_announces), and the
+ * caller announces what they would have after it, through the Announcer.
+ */
+export const APP_ANNOUNCES = sql`set_config('hearth.app_announces', 'on', true)`;
+
 type Log = { warn: (obj: unknown, msg?: string) => void };
 
 /** At most this many announcements go in one statement; more wait for the next. */

@@ -18,16 +18,21 @@ afterAll(async () => {
 type User = Awaited<ReturnType<typeof signedInUser>>;
 type FeedItem = { id: string; liked: boolean; likes_count: number };
 
+/** An owner's new community with one more member, and a post of the owner's in it. */
+async function communityWithPost(post: Record<string, unknown>) {
+  const a = api(t.app);
+  const owner = await signedInUser(t);
+  const member = await signedInUser(t);
+  const c = (await a.post("/api/communities", { name: `Across ${Date.now().toString(36)}` }, { cookie: owner.cookie }))
+    .body as { id: string };
+  await a.post(`/api/communities/${c.id}/join`, {}, { cookie: member.cookie });
+  const p = (await a.post(`/api/communities/${c.id}/posts`, post, { cookie: owner.cookie })).body as { id: string };
+  return { a, b: api(other), owner, member, c, p };
+}
+
 describe("like toggles across processes (announced by the app, migration 0035)", () => {
   it("another process shows the reader's like, its count and the author's points, and its unlike", async () => {
-    const a = api(t.app);
-    const b = api(other);
-    const owner = await signedInUser(t);
-    const reader = await signedInUser(t);
-    const c = (await a.post("/api/communities", { name: `Likes ${Date.now().toString(36)}` }, { cookie: owner.cookie }))
-      .body as { id: string };
-    await a.post(`/api/communities/${c.id}/join`, {}, { cookie: reader.cookie });
-    const p = (await a.post(`/api/communities/${c.id}/posts`, { content: "Like me" }, { cookie: owner.cookie })).body;
+    const { a, b, owner, member: reader, c, p } = await communityWithPost({ content: "Like me" });
 
     const item = async (u: User) =>
       ((await b.get(`/api/communities/${c.id}/posts`, { cookie: u.cookie })).body.items as FeedItem[]).find(
@@ -74,6 +79,38 @@ describe("like toggles across processes (announced by the app, migration 0035)",
       [owner.id],
     );
     expect(notes.rows[0].n).toBe(1);
+  });
+});
+
+describe("poll votes across processes (announced by the app)", () => {
+  it("another process shows the voter's vote and the poll's counts", async () => {
+    const {
+      a,
+      b,
+      member: voter,
+      c,
+      p,
+    } = await communityWithPost({
+      type: "poll",
+      content: "Which?",
+      poll: { options: ["a", "b"] },
+    });
+    type PollItem = { id: string; user_vote_index: number | null; poll: { total_votes: number | null } };
+    const item = async () =>
+      ((await b.get(`/api/communities/${c.id}/posts`, { cookie: voter.cookie })).body.items as PollItem[]).find(
+        (x) => x.id === p.id,
+      );
+    expect(await item()).toMatchObject({ user_vote_index: null });
+    expect((await a.post(`/api/posts/${p.id}/vote`, { option_index: 1 }, { cookie: voter.cookie })).status).toBe(200);
+    expect(await readUntil(item, (x) => x?.user_vote_index === 1)).toMatchObject({
+      user_vote_index: 1,
+      poll: { total_votes: 1 },
+    });
+    // Once only, in either process.
+    expect((await b.post(`/api/posts/${p.id}/vote`, { option_index: 0 }, { cookie: voter.cookie })).status).toBe(409);
+    const row = await t.database.pool.query(`SELECT poll_data FROM posts WHERE id = $1`, [p.id]);
+    expect(row.rows[0].poll_data.options.map((o: { votes: number }) => o.votes)).toEqual([0, 1]);
+    expect(row.rows[0].poll_data.total_votes).toBe(1);
   });
 });
 

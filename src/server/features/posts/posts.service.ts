@@ -10,15 +10,7 @@ import { can, mayViewPost, type CommunityRole } from "#shared/roles";
 import { UPLOAD_MESSAGES } from "#shared/uploads";
 import type { AppContext, Viewer } from "#server/context";
 import { executePrepared, type Queryable } from "#server/db/client";
-import {
-  communities,
-  mediaFiles,
-  pollVotes,
-  postCategories,
-  postShares,
-  posts,
-  savedPosts,
-} from "#server/db/schema/index";
+import { communities, mediaFiles, postCategories, postShares, posts, savedPosts } from "#server/db/schema/index";
 import {
   addMember,
   completeOnboardingTask,
@@ -28,6 +20,7 @@ import {
   requirePermission,
 } from "#server/lib/community-access";
 import { AppError } from "#server/lib/errors";
+import { APP_ANNOUNCES } from "#server/lib/announcer";
 import { VIEWER_CHANNEL } from "#server/lib/feed-viewer-cache";
 import { notify, type NotifyInput } from "#server/lib/notifications";
 import {
@@ -425,21 +418,36 @@ export async function votePoll({
   requireApproved(access);
   if (optionIndex < 0 || optionIndex >= poll.options.length) throw new AppError("VALIDATION", "Unknown poll option");
   if (poll.expires_at && Date.parse(poll.expires_at) <= Date.now()) throw new AppError("CONFLICT", MSG.pollClosed);
-  await ctx.db.transaction(async (tx) => {
-    await roleForTakingPart(tx, access.community, access.role, viewer.id);
-    const inserted = await tx
-      .insert(pollVotes)
-      .values({ postId, userId: viewer.id, optionIndex })
-      .onConflictDoNothing()
-      .returning({ postId: pollVotes.postId });
-    if (inserted.length === 0) throw new AppError("CONFLICT", MSG.alreadyVoted);
-    await tx.execute(sql`
-      UPDATE posts SET poll_data = jsonb_set(
-          jsonb_set(poll_data, ARRAY['options', ${String(optionIndex)}, 'votes'],
-                    to_jsonb((poll_data #>> ARRAY['options', ${String(optionIndex)}, 'votes'])::int + 1)),
-          '{total_votes}', to_jsonb((poll_data ->> 'total_votes')::int + 1))
-       WHERE id = ${postId}`);
-  });
+  // The vote and the counts: one statement, after which the post's row is free again.
+  const vote = (db: Queryable, quiet: boolean) =>
+    db.execute<{ inserted: number }>(sql`
+      WITH quiet AS (SELECT ${quiet ? APP_ANNOUNCES : sql`NULL`} AS q),
+      ins AS (
+        INSERT INTO poll_votes (post_id, user_id, option_index) VALUES (${postId}, ${viewer.id}, ${optionIndex})
+        ON CONFLICT DO NOTHING RETURNING 1
+      ), upd AS (
+        UPDATE posts SET poll_data = jsonb_set(
+            jsonb_set(poll_data, ARRAY['options', ${String(optionIndex)}, 'votes'],
+                      to_jsonb((poll_data #>> ARRAY['options', ${String(optionIndex)}, 'votes'])::int + 1)),
+            '{total_votes}', to_jsonb((poll_data ->> 'total_votes')::int + 1))
+         WHERE id = ${postId} AND EXISTS (SELECT 1 FROM ins)
+        RETURNING 1
+      )
+      SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT count(*) FROM upd)::int AS updated,
+             (SELECT count(q) FROM quiet)::int AS quiet`);
+  if (access.role) {
+    // A member's vote commits on its own; its trigger's announcement of the voter's state stays
+    // quiet and this process sends it after the commit, with others (decision 0028).
+    const res = await vote(ctx.db, true);
+    if (res.rows[0].inserted === 0) throw new AppError("CONFLICT", MSG.alreadyVoted);
+    ctx.announcer.announce(VIEWER_CHANNEL, `${viewer.id}.${postId}`);
+  } else {
+    // Someone not yet a member joins by voting: the membership and the vote are one.
+    await ctx.db.transaction(async (tx) => {
+      await roleForTakingPart(tx, access.community, access.role, viewer.id);
+      if ((await vote(tx, false)).rows[0].inserted === 0) throw new AppError("CONFLICT", MSG.alreadyVoted);
+    });
+  }
   forgetPostPage(ctx, access.community.id, postId);
   ctx.feedViewerCache.forgetViewer(viewer.id);
   return loadPost(ctx.db, postId, viewer.id);
