@@ -1,4 +1,4 @@
--- Like toggles, fast (issue 23, item 4; docs/decisions/0028-like-toggles.md). A like toggle was three
+-- Like toggles, fast (issue 23, item 4; docs/decisions/0028-likes-and-votes-announced-by-the-app.md). A like toggle was three
 -- statements and two notifying commits: the reader's state on hearth_viewer and the author's points
 -- on hearth_members, both from triggers. PostgreSQL holds the notification queue's lock from a
 -- notifying transaction's pre-commit to its end, so notifying commits run one at a time, each with
