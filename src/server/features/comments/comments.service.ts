@@ -115,10 +115,6 @@ export async function createComment({
       .insert(comments)
       .values({ postId, parentId: parentId ?? null, authorId: viewer.id, content })
       .returning({ id: comments.id });
-    await tx
-      .update(posts)
-      .set({ commentsCount: sql`${posts.commentsCount} + 1` })
-      .where(eq(posts.id, postId));
     const excerpt = content.replace(/\s+/g, " ").trim().slice(0, 140);
     const reply = { actorId: viewer.id, communityId: access.community.id, type: "post_reply" as const, postId };
     const data = { comment_id: row.id };
@@ -147,6 +143,12 @@ export async function createComment({
              ${AUTHOR} AS author,
              false AS liked
         FROM comments c JOIN posts p ON p.id = c.post_id WHERE c.id = ${row.id}`);
+    // The post's row last, just before the commit: from its update to the commit every other new
+    // comment on the post waits for it (comments_count), so nothing else runs between.
+    await tx
+      .update(posts)
+      .set({ commentsCount: sql`${posts.commentsCount} + 1` })
+      .where(eq(posts.id, postId));
     return toDto(res.rows[0]);
   });
   // The post's anonymous page shows comments_count.
