@@ -1,4 +1,3 @@
-import multipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config";
@@ -47,6 +46,7 @@ import type { Storage } from "./lib/storage";
 import { registerApiReference, registerOpenApi } from "./plugins/api-docs";
 import { startBackgroundWork } from "./plugins/background";
 import { registerCompression } from "./plugins/compression";
+import { registerMultipart } from "./plugins/multipart";
 import { setErrorHandler } from "./plugins/error-handler";
 import { setJsonBodyParser } from "./plugins/json-body";
 import { addApiCacheHeaders, addCrossSiteGuard, registerSecurityHeaders } from "./plugins/security";
@@ -105,7 +105,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<HearthApp> {
   root.decorateRequest("viewerPromise", null);
   registerSecurityHeaders(root, config);
   registerCompression(root);
-  await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 10 } });
+  await registerMultipart(root, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 10 } });
   await registerOpenApi(root);
 
   addCrossSiteGuard(root, config);
