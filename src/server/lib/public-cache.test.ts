@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, type HearthApp } from "#server/app";
 import { connectDatabase, type Database } from "#server/db/client";
 import { api, countStatements, createTestApp, signedInUser, type TestApp } from "#server/test/harness";
-import { postPageKey } from "./public-cache";
+import { FEED_CHANNEL, postPageKey } from "./public-cache";
 
 let t: TestApp;
 let second: { app: HearthApp; database: Database };
@@ -19,6 +19,25 @@ afterAll(async () => {
   await second.database.close();
   await t.close();
 });
+
+/** Markers sent on hearth_feed, waiting to be heard. */
+const markers = new Map<string, () => void>();
+let hearing = false;
+
+/**
+ * Resolves once the app's listener has heard every notification committed before the call: a
+ * marker sent now arrives after them (PostgreSQL delivers notifications in commit order on the one
+ * connection) and the handlers run in order. A marker names no community, so it drops nothing.
+ */
+async function heardAll(app: HearthApp) {
+  if (!hearing) app.ctx.listener.on(FEED_CHANNEL, (payload) => markers.get(payload)?.());
+  hearing = true;
+  const marker = `marker-${Math.random().toString(36).slice(2)}`;
+  const heard = new Promise<void>((resolve) => markers.set(marker, resolve));
+  await t.database.pool.query("SELECT pg_notify($1, $2)", [FEED_CHANNEL, marker]);
+  await heard;
+  markers.delete(marker);
+}
 
 const until = async (check: () => Promise<boolean>) => {
   const deadline = Date.now() + 3_000;
@@ -136,7 +155,8 @@ describe("the public cache", () => {
     const other = api(second.app);
     const owner = await signedInUser(t);
     const member = await signedInUser(t);
-    const c = (await http.post("/api/communities", { name: "Post cache" }, { cookie: owner.cookie })).body;
+    const name = `Post cache ${Date.now().toString(36)}`;
+    const c = (await http.post("/api/communities", { name }, { cookie: owner.cookie })).body;
     await http.post(`/api/communities/${c.id}/join`, {}, { cookie: member.cookie });
     const write = (body: Record<string, unknown>) =>
       http.post(`/api/communities/${c.id}/posts`, body, { cookie: owner.cookie }).then((r) => r.body.id as string);
@@ -149,10 +169,12 @@ describe("the public cache", () => {
     };
 
     // Read twice: the second answer comes from the cache (a counter changed behind its back in SQL,
-    // which no trigger announces, does not show), byte for byte the first.
+    // which no trigger announces, does not show), byte for byte the first. The writes' own
+    // notifications are heard first: one arriving between the reads would empty the cache.
+    await heardAll(t.app);
     const first = await http.get(`/api/posts/${id}`);
     expect(first.body).toMatchObject({ post: { id, content: "First words", liked: false }, viewer_role: null });
-    expect(first.body.community).toEqual({ id: c.id, slug: c.slug, name: "Post cache", icon_url: null });
+    expect(first.body.community).toEqual({ id: c.id, slug: c.slug, name, icon_url: null });
     await t.database.pool.query("UPDATE posts SET share_count = 40 WHERE id = $1", [id]);
     const again = await http.get(`/api/posts/${id}`);
     expect(again.raw.body).toBe(first.raw.body);
