@@ -13,12 +13,13 @@ type Log = { warn: (obj: unknown, msg?: string) => void };
 
 /** At most this many announcements go in one statement; more wait for the next. */
 const BATCH = 1_000;
-/** A batch that could not be sent is tried again this many times, a little later each time. */
+/** A batch is tried this many times in all, a little later each time, before it is given up. */
 const ATTEMPTS = 3;
 
 /**
  * Announcements this process makes itself, after its own commit, for writes too frequent to
- * announce one transaction at a time (a like toggle, migration 0035; decision 0028). PostgreSQL runs
+ * announce one transaction at a time (a like toggle, migration 0035, and a member's poll vote;
+ * decision 0028). PostgreSQL runs
  * notifying commits one after another, so a NOTIFY in each toggle's transaction made toggles as slow
  * as a row of commits. Here the payloads of every write that committed meanwhile go in one
  * statement, and only one such statement is under way at a time: the busier the process, the more
@@ -27,7 +28,7 @@ const ATTEMPTS = 3;
  *
  * If the process dies between a write's commit and its announcement, the other processes keep what
  * they had until it expires (their caches keep entries at most a minute); if the database refuses
- * the statement, it is tried again ATTEMPTS times, then given up with a warning.
+ * the statement, it is tried ATTEMPTS times in all, then given up with a warning.
  */
 export class Announcer {
   private pending = new Map<string, Set<string>>();

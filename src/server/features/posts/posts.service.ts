@@ -315,10 +315,12 @@ export async function toggleLike({ ctx, viewer, postId }: { ctx: AppContext; vie
     // announced to the other processes by this one, with other toggles (lib/announcer.ts). The
     // author hears of it afterwards. The like is what was asked for: a notification that could not
     // be made is logged, and neither undoes the like nor answers it as failed (a retry would undo it).
-    ctx.announcer.announce(VIEWER_CHANNEL, `${viewer.id}.${postId}`);
     const author = access.post.author_id;
-    if (author && author !== viewer.id)
-      ctx.announcer.announce(MEMBER_CHANNEL, memberScope(access.community.id, author));
+    if (toggled) {
+      ctx.announcer.announce(VIEWER_CHANNEL, `${viewer.id}.${postId}`);
+      if (author && author !== viewer.id)
+        ctx.announcer.announce(MEMBER_CHANNEL, memberScope(access.community.id, author));
+    }
     if (toggled?.[2]) {
       await notifyAuthor(ctx.db).catch((err: unknown) =>
         ctx.log.warn({ err: err instanceof Error ? err.message : String(err), postId }, "like notification not made"),
