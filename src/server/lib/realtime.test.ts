@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { connect as connectTcp } from "node:net";
 import { describe, expect, it } from "vitest";
 import { api, signedInUser } from "#server/test/harness";
 import { publishPostEvent } from "./realtime";
@@ -18,6 +20,30 @@ describe("the realtime bus", () => {
     expect(s.frames[0]).toBe(ready);
     expect(ready.id).toMatch(/^\d+$/);
     s.close();
+  });
+
+  it("frames each event as the connection expects: HTTP/1.1 chunks, raw bytes for HTTP/1.0", async () => {
+    const { c, url } = await community();
+    const { port } = t.app.server.address() as AddressInfo;
+    // Each version's stream as the bytes that arrive, read by hand (no HTTP client to mend them).
+    const raw = (version: string) => {
+      const socket = connectTcp(port, "127.0.0.1");
+      socket.setEncoding("latin1");
+      const got = { text: "" };
+      socket.on("data", (d: string) => (got.text += d));
+      socket.write(`GET ${url} ${version}\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`);
+      return { socket, got };
+    };
+    const streams = { chunked: raw("HTTP/1.1"), plain: raw("HTTP/1.0") };
+    for (const s of Object.values(streams)) await expect.poll(() => s.got.text).toContain("event: ready\n");
+    const { postId, id } = await publishPost(c.id, "public");
+    const frame = `id: ${id}\nevent: post_created\ndata: {"type":"post_created","post_id":"${postId}"}\n\n`;
+    await expect.poll(() => streams.chunked.got.text).toContain(`\r\n${frame.length.toString(16)}\r\n${frame}\r\n`);
+    expect(streams.chunked.got.text).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*transfer-encoding: chunked\r\n/i);
+    await expect.poll(() => streams.plain.got.text).toContain(`\n\n${frame}`);
+    expect(streams.plain.got.text).not.toMatch(/transfer-encoding/i);
+    expect(streams.plain.got.text).not.toContain(`${frame.length.toString(16)}\r\n${frame}`);
+    for (const s of Object.values(streams)) s.socket.destroy();
   });
 
   it("announces an event when its transaction commits, never one that rolled back", async () => {

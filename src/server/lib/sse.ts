@@ -62,7 +62,7 @@ export class SseStream {
   beatIfDue(now: number): void {
     if (now < this.nextBeatAt) return;
     this.nextBeatAt = now + this.opts.heartbeatMs;
-    this.write(": ping\n\n");
+    this.write(PING);
   }
 
   get closed(): boolean {
@@ -141,13 +141,22 @@ export class SseStream {
     const now = Date.now();
     this.sentAt.push(now);
     if (this.sentAt.length > this.opts.maxPerSecond) this.sentAt.shift();
-    this.write(frameText(frame));
+    this.write(encoded(frame));
   }
 
-  private write(chunk: string) {
-    if (this.ended) return;
-    this.res.write(chunk);
-    if (this.res.writableLength > (this.opts.maxBufferedBytes ?? 256 * 1024)) this.close();
+  /**
+   * Writes straight to the socket, framed as the response's body expects (HTTP/1.1's chunks, or
+   * raw bytes until the close), with the bytes made once for every stream (`encoded`). `res.write`
+   * would queue four pieces a stream (the chunk's length, a line end, the text, a line end) on a
+   * socket it corks until the next tick, then encode the text again for each socket: for one event
+   * handed to 10,000 streams, most of the process's work (issue 23, item 6). The headers and the
+   * first line went through the response, so its state stays true; `close` ends it as usual.
+   */
+  private write(piece: Piece) {
+    const socket = this.res.socket;
+    if (this.ended || !socket || socket.destroyed || socket.writableEnded) return;
+    socket.write(this.res.chunkedEncoding ? piece.chunk : piece.raw);
+    if (socket.writableLength > (this.opts.maxBufferedBytes ?? 256 * 1024)) this.close();
   }
 
   private cleanup() {
@@ -192,15 +201,26 @@ function stopBeating(stream: SseStream) {
   }
 }
 
-/** The last frame written and its text: one event handed to many streams is serialized once. */
-let lastFrame: { frame: SseFrame; text: string } | null = null;
+/** A piece of the stream, as bytes: framed as an HTTP/1.1 chunk, and raw (a body without chunks). */
+type Piece = { chunk: Buffer; raw: Buffer };
 
-function frameText(frame: SseFrame): string {
-  if (lastFrame?.frame === frame) return lastFrame.text;
+function piece(text: string): Piece {
+  const raw = Buffer.from(text, "utf8");
+  return { raw, chunk: Buffer.concat([Buffer.from(`${raw.length.toString(16)}\r\n`, "latin1"), raw, CRLF]) };
+}
+
+const CRLF = Buffer.from("\r\n", "latin1");
+const PING = piece(": ping\n\n");
+
+/** The last frame written and its bytes: one event handed to many streams is encoded once. */
+let lastFrame: { frame: SseFrame; piece: Piece } | null = null;
+
+function encoded(frame: SseFrame): Piece {
+  if (lastFrame?.frame === frame) return lastFrame.piece;
   const id = frame.id != null ? `id: ${frame.id}\n` : "";
-  const text = `${id}event: ${frame.event}\ndata: ${JSON.stringify(frame.data)}\n\n`;
-  lastFrame = { frame, text };
-  return text;
+  const made = piece(`${id}event: ${frame.event}\ndata: ${JSON.stringify(frame.data)}\n\n`);
+  lastFrame = { frame, piece: made };
+  return made;
 }
 
 /** A Last-Event-ID value as an event id, or null when absent or not one. */
