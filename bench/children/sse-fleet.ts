@@ -4,8 +4,8 @@
  * and each fleet reading its own sockets on its own event loop keeps one side's burst from delaying
  * the other's reads.
  *
- * Each client is a plain `http.get` with its own socket (`agent: false`), parsing `event:`/`data:`
- * blocks as they arrive and stamping each `post_created` with the system's monotonic clock
+ * Each client is a socket of its own speaking HTTP/1.1 (`open`), parsing `event:`/`data:` blocks
+ * as they arrive and stamping each `post_created` with the system's monotonic clock
  * (`process.hrtime`, shared by every process of the machine) when its chunk is read. Every post id
  * must reach every client exactly once; anything else (another status, a duplicate, a resync or
  * other event, a stream the server closes) is recorded as a problem and fails the run.
@@ -15,13 +15,13 @@
  * `{ id, error }`: "ready", "delivered" (postId → the clients' receipt times), "openTimes", "check"
  * (postIds), "cpu", "close".
  */
-import http from "node:http";
+import net from "node:net";
 import { monotonicMs } from "../lib/clock";
 
 const READY_TIMEOUT_MS = 60_000;
 const DELIVERY_TIMEOUT_MS = 30_000;
 
-type Conn = { seen: Set<string>; openedAt: number; readyAt?: number; closed: boolean; req?: http.ClientRequest };
+type Conn = { seen: Set<string>; openedAt: number; readyAt?: number; closed: boolean; socket?: net.Socket };
 
 let name = "fleet";
 let count = 0;
@@ -74,33 +74,79 @@ function onBlock(conn: Conn, index: number, block: string, at: number) {
   if (list.length === count) waiting.get(postId)?.();
 }
 
+/**
+ * One client: a plain socket speaking HTTP/1.1 (a GET, then the answer's head and its chunked body
+ * decoded here). Node's HTTP client would parse every chunk through its parser and a response
+ * stream: on these shared cores that reading, for 10,000 sockets at once, delayed the last client
+ * more than the servers' own writes did.
+ */
 function open(url: string, index: number, headers: Record<string, string>) {
   const conn: Conn = { seen: new Set(), openedAt: monotonicMs(), closed: false };
   conns.push(conn);
-  conn.req = http.get(url, { agent: false, headers: { accept: "text/event-stream", ...headers } }, (res) => {
-    if (res.statusCode !== 200) {
-      refused++;
-      problem(`${name} stream ${index} answered ${res.statusCode} (retry-after ${res.headers["retry-after"]})`);
-      res.resume();
-      return;
-    }
-    res.setEncoding("utf8");
-    let buffer = "";
-    res.on("data", (chunk: string) => {
-      const at = monotonicMs();
-      buffer += chunk;
-      for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        onBlock(conn, index, block, at);
+  const target = new URL(url);
+  const socket = net.connect(Number(target.port), target.hostname);
+  conn.socket = socket;
+  socket.setEncoding("latin1"); // one character a byte: chunk sizes count characters
+  const head = Object.entries({ host: target.host, accept: "text/event-stream", ...headers })
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join("");
+  socket.write(`GET ${target.pathname}${target.search} HTTP/1.1\r\n${head}\r\n`);
+  let input = "";
+  let answered = false;
+  /** Bytes still due of the chunk being read (-1: its size line comes next). */
+  let due = -1;
+  let body = "";
+  socket.on("data", (chunk: string) => {
+    const at = monotonicMs();
+    input += chunk;
+    if (!answered) {
+      const endOfHead = input.indexOf("\r\n\r\n");
+      if (endOfHead < 0) return;
+      const status = Number(input.slice(9, 12));
+      const answerHead = input.slice(0, endOfHead).toLowerCase();
+      input = input.slice(endOfHead + 4);
+      answered = true;
+      if (status !== 200) {
+        refused++;
+        problem(
+          `${name} stream ${index} answered ${status} (${/retry-after: *(\S+)/.exec(answerHead)?.[1] ?? "no retry-after"})`,
+        );
+        socket.destroy();
+        return;
       }
-    });
-    res.on("close", () => {
-      conn.closed = true;
-      if (!stopping) problem(`${name} stream ${index} was closed by the server`);
-    });
+      if (!answerHead.includes("transfer-encoding: chunked")) {
+        problem(`${name} stream ${index}: not a chunked answer`);
+        socket.destroy();
+        return;
+      }
+    }
+    for (;;) {
+      if (due < 0) {
+        const endOfSize = input.indexOf("\r\n");
+        if (endOfSize < 0) break;
+        due = parseInt(input.slice(0, endOfSize), 16);
+        input = input.slice(endOfSize + 2);
+        if (due === 0) {
+          socket.destroy();
+          return;
+        }
+      }
+      if (input.length < due + 2) break;
+      body += input.slice(0, due);
+      input = input.slice(due + 2);
+      due = -1;
+    }
+    for (let end = body.indexOf("\n\n"); end >= 0; end = body.indexOf("\n\n")) {
+      const block = body.slice(0, end);
+      body = body.slice(end + 2);
+      onBlock(conn, index, block, at);
+    }
   });
-  conn.req.on("error", (err) => {
+  socket.on("close", () => {
+    conn.closed = true;
+    if (!stopping && answered) problem(`${name} stream ${index} was closed by the server`);
+  });
+  socket.on("error", (err) => {
     if (!stopping) problem(`${name} stream ${index}: ${err.message}`);
   });
 }
@@ -165,7 +211,7 @@ const handlers: Record<string, (m: Message) => unknown> = {
   },
   close: () => {
     stopping = true;
-    for (const c of conns) c.req?.destroy();
+    for (const c of conns) c.socket?.destroy();
     return null;
   },
 };

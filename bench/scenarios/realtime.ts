@@ -520,8 +520,9 @@ export const realtime: Scenario = {
             `RATE_LIMITS=false in the child's config) and a bare \`node:http\` SSE server ` +
             `(bench/children/sse-baseline-server.ts: holds every stream and writes one frame to all of them ` +
             `in one loop on POST /fire, no access check, no database) each in their own child process; the ` +
-            `${int(2 * WATCHERS)} clients in the harness process, one \`http.get\` with its own socket ` +
-            `(\`agent: false\`) each, parsing \`event:\`/\`data:\` blocks, on the same ${cpuCount} cores ` +
+            `${int(2 * WATCHERS)} clients in two harness processes (one per server, bench/children/sse-fleet.ts), ` +
+            `each client a socket of its own speaking HTTP/1.1 (its chunked body decoded by hand, not by ` +
+            `Node's HTTP client), parsing \`event:\`/\`data:\` blocks, on the same ${cpuCount} cores ` +
             `(open-file limit ${int(fdLimit)}, \`ulimit -n\`). The Hearth watchers are ${int(WATCHERS)} ` +
             `signed-in plain members of one public community (member_count ${int(memberCount)}); anonymous ` +
             `viewers are capped at ${DEFAULT_REALTIME_SETTINGS.maxStreamsPerAddress} streams per address. ` +
