@@ -6,7 +6,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RATE_RULES } from "#server/lib/rate-limit";
-import { api, createTestApp, ORIGIN, signedInUser, upload, type TestApp } from "#server/test/harness";
+import { api, clearOfWindowEnd, createTestApp, ORIGIN, signedInUser, upload, type TestApp } from "#server/test/harness";
 import { ok } from "./world";
 
 let t: TestApp;
@@ -44,22 +44,13 @@ function expectLimited(
   expect(retry).toBeLessThanOrEqual(windowSeconds);
 }
 
-/**
- * Counters are fixed windows (rate_limits.window_start): a test that straddles a window's end
- * would see its count restart. Waits for the next window when the current one ends too soon.
- */
-async function clearOfBoundary(windowSeconds: number, needMs = 8_000) {
-  const left = windowSeconds * 1000 - (Date.now() % (windowSeconds * 1000));
-  if (left < needMs) await new Promise((r) => setTimeout(r, left + 100));
-}
-
 const signIn = (ip: string, email: string, password = "guess-123") =>
   postFrom(ip, "/api/auth/sign-in/email", { email, password });
 
 describe("I4: sign-in", () => {
   it(`one address: ${RATE_RULES.signInPerIp.limit} attempts across many accounts, then 429; another address is unaffected`, async () => {
     const { limit, windowSeconds } = RATE_RULES.signInPerIp;
-    await clearOfBoundary(windowSeconds);
+    await clearOfWindowEnd(windowSeconds);
     const statuses: number[] = [];
     for (let i = 0; i < limit; i++)
       statuses.push((await signIn("198.51.100.7", `spray${unique()}@example.test`)).status);
@@ -70,7 +61,7 @@ describe("I4: sign-in", () => {
 
   it(`one account from rotating addresses: ${RATE_RULES.signInPerAccount.limit} failures, then 429 for that account only`, async () => {
     const { limit, windowSeconds } = RATE_RULES.signInPerAccount;
-    await clearOfBoundary(windowSeconds);
+    await clearOfWindowEnd(windowSeconds);
     const victim = await signedInUser(t);
     const other = await signedInUser(t);
     // The harness signed the victim in once: that attempt counts too.
@@ -85,7 +76,7 @@ describe("I4: sign-in", () => {
 describe("I4: sign-up and password reset", () => {
   it(`sign-up: ${RATE_RULES.signUpPerIp.limit} an hour from one address, then 429; another address is unaffected`, async () => {
     const { limit, windowSeconds } = RATE_RULES.signUpPerIp;
-    await clearOfBoundary(windowSeconds);
+    await clearOfWindowEnd(windowSeconds);
     const signUp = (ip: string) =>
       postFrom(ip, "/api/auth/sign-up/email", {
         name: "Flood",
@@ -100,7 +91,7 @@ describe("I4: sign-up and password reset", () => {
   });
 
   it(`reset: ${RATE_RULES.resetPerAccount.limit} requests per email from any address (known or not alike), ${RATE_RULES.resetPerIp.limit} per address`, async () => {
-    await clearOfBoundary(RATE_RULES.resetPerIp.windowSeconds);
+    await clearOfWindowEnd(RATE_RULES.resetPerIp.windowSeconds);
     const reset = (ip: string, email: string) =>
       postFrom(ip, "/api/auth/request-password-reset", { email, redirectTo: "/reset-password" });
     const known = await signedInUser(t);
@@ -114,7 +105,7 @@ describe("I4: sign-up and password reset", () => {
       expectLimited(await reset("192.0.2.99", email), RATE_RULES.resetPerAccount.windowSeconds);
     }
     const { limit, windowSeconds } = RATE_RULES.resetPerIp;
-    await clearOfBoundary(windowSeconds);
+    await clearOfWindowEnd(windowSeconds);
     const fromOne = await Promise.all(
       Array.from({ length: limit }, () => reset("192.0.2.150", `spray${unique()}@example.test`)),
     );
@@ -127,7 +118,7 @@ describe("I4: sign-up and password reset", () => {
 describe("I4 and S6: writing", () => {
   it(`posts: ${RATE_RULES.postCreatePerUser.limit} in ${RATE_RULES.postCreatePerUser.windowSeconds / 60} minutes per account, then 429; another account is unaffected`, async () => {
     const { limit, windowSeconds } = RATE_RULES.postCreatePerUser;
-    await clearOfBoundary(windowSeconds);
+    await clearOfWindowEnd(windowSeconds);
     const owner = await signedInUser(t);
     const other = await signedInUser(t);
     const c = ok(
@@ -149,7 +140,7 @@ describe("I4 and S6: writing", () => {
 
   it(`link previews: ${RATE_RULES.linkPreviewPerUser.limit} per account in ${RATE_RULES.linkPreviewPerUser.windowSeconds / 60} minutes; past that a post is made without one`, async () => {
     const { limit } = RATE_RULES.linkPreviewPerUser;
-    await clearOfBoundary(RATE_RULES.linkPreviewPerUser.windowSeconds);
+    await clearOfWindowEnd(RATE_RULES.linkPreviewPerUser.windowSeconds);
     const author = await signedInUser(t);
     const other = await signedInUser(t);
     const c = ok(
@@ -188,7 +179,7 @@ describe("I4 and S6: writing", () => {
 
   it(`community creation: ${RATE_RULES.communityCreatePerUser.limit} an hour per account`, async () => {
     const { limit, windowSeconds } = RATE_RULES.communityCreatePerUser;
-    await clearOfBoundary(windowSeconds);
+    await clearOfWindowEnd(windowSeconds);
     const u = await signedInUser(t);
     for (let i = 0; i < limit; i++)
       ok(await http.post("/api/communities", { name: `Mine ${unique()}` }, { cookie: u.cookie }), 201);
@@ -202,7 +193,7 @@ describe("I4 and S6: writing", () => {
 
   it(`uploads: ${RATE_RULES.uploadsPerUser.limit} an hour per account; another account is unaffected`, async () => {
     const { limit, windowSeconds } = RATE_RULES.uploadsPerUser;
-    await clearOfBoundary(windowSeconds);
+    await clearOfWindowEnd(windowSeconds);
     const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#888" } })
       .jpeg()
       .toBuffer();

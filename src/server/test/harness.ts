@@ -208,3 +208,13 @@ export async function readUntil<T>(read: () => Promise<T>, done: (value: T) => b
   }
   return value;
 }
+
+/**
+ * Rate-limit counters are fixed windows of the wall clock (rate_limits.window_start): a test that
+ * straddles a window's end would see its count restart. Waits for the next window when the current
+ * one ends within `needMs`; a test that calls this needs `needMs` more than its own time to finish.
+ */
+export async function clearOfWindowEnd(windowSeconds: number, needMs = 8_000): Promise<void> {
+  const left = windowSeconds * 1000 - (Date.now() % (windowSeconds * 1000));
+  if (left < needMs) await new Promise((r) => setTimeout(r, left + 100));
+}
