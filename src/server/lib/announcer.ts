@@ -18,13 +18,13 @@ const ATTEMPTS = 3;
 
 /**
  * Announcements this process makes itself, after its own commit, for writes too frequent to
- * announce one transaction at a time (a like toggle, migration 0035, and a member's poll vote;
- * decision 0028). PostgreSQL runs
- * notifying commits one after another, so a NOTIFY in each toggle's transaction made toggles as slow
- * as a row of commits. Here the payloads of every write that committed meanwhile go in one
- * statement, and only one such statement is under way at a time: the busier the process, the more
- * each carries. An announcement leaves within one statement's time of its write (a few
- * milliseconds), as a trigger's would reach the other processes after the commit.
+ * announce one transaction at a time (a member's like toggle of a post or a comment, migrations
+ * 0035 and 0036, and poll vote; decision 0028). PostgreSQL runs notifying commits one after
+ * another, so a NOTIFY in each toggle's transaction made toggles as slow as a row of commits.
+ * Here the payloads of every write that committed meanwhile go in one statement, and only one such
+ * statement is under way at a time: the busier the process, the more each carries. An announcement
+ * leaves within one statement's time of its write (a few milliseconds), as a trigger's would reach
+ * the other processes after the commit.
  *
  * If the process dies between a write's commit and its announcement, the other processes keep what
  * they had until it expires (their caches keep entries at most a minute); if the database refuses

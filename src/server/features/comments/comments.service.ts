@@ -2,9 +2,11 @@ import { and, eq, sql } from "drizzle-orm";
 import { MSG } from "#shared/messages";
 import { can } from "#shared/roles";
 import type { AppContext, Viewer } from "#server/context";
-import { commentLikes, comments, posts } from "#server/db/schema/index";
-import { forgetMembers, requirePermission } from "#server/lib/community-access";
+import type { Queryable } from "#server/db/client";
+import { comments, posts } from "#server/db/schema/index";
+import { forgetMembers, memberScope, requirePermission } from "#server/lib/community-access";
 import { AppError } from "#server/lib/errors";
+import { MEMBER_CHANNEL } from "#server/lib/public-cache";
 import { notify } from "#server/lib/notifications";
 import { requireApproved, requirePost } from "#server/lib/post-access";
 import { forgetPostPage, roleForTakingPart, userCardSql, type MemberCard } from "#server/features/posts/index";
@@ -245,17 +247,31 @@ export async function toggleCommentLike({
   commentId: string;
 }) {
   const { access, comment } = await requireComment(ctx, viewer, commentId);
-  const result = await ctx.db.transaction(async (tx) => {
-    await roleForTakingPart(tx, access.community, access.role, viewer.id);
-    const removed = await tx
-      .delete(commentLikes)
-      .where(and(eq(commentLikes.commentId, commentId), eq(commentLikes.userId, viewer.id)))
-      .returning({ id: commentLikes.commentId });
-    if (removed.length === 0)
-      await tx.insert(commentLikes).values({ commentId, userId: viewer.id }).onConflictDoNothing();
-    const [row] = await tx.select({ likes: comments.likesCount }).from(comments).where(eq(comments.id, commentId));
-    return { liked: removed.length === 0, likes_count: row.likes };
-  });
+  const toggle = (db: Queryable, appAnnounces: boolean) =>
+    db
+      .execute<{ toggled: number[] | null }>(
+        sql`SELECT hearth_toggle_comment_like(${commentId}::uuid, ${viewer.id}, ${appAnnounces}) AS toggled`,
+      )
+      .then((res) => res.rows[0]?.toggled ?? null);
+  let toggled: number[] | null;
+  if (access.role) {
+    // A member's toggle is one statement that commits on its own (migration 0036); the author's
+    // points are announced to the other processes by this one after it, with other toggles
+    // (lib/announcer.ts, decision 0028).
+    toggled = await toggle(ctx.db, true);
+    if (toggled && comment.authorId && comment.authorId !== viewer.id)
+      ctx.announcer.announce(MEMBER_CHANNEL, memberScope(access.community.id, comment.authorId));
+  } else {
+    // Someone not yet a member joins by liking: the membership and the like are one, announced by
+    // the database's triggers.
+    toggled = await ctx.db.transaction(async (tx) => {
+      await roleForTakingPart(tx, access.community, access.role, viewer.id);
+      return toggle(tx, false);
+    });
+  }
+  // The comment went between the check and the toggle.
+  if (!toggled) throw commentNotFound();
+  const result = { liked: toggled[0] === 1, likes_count: toggled[1] };
   // The author's points moved (and the liker may have joined): read afresh here at once.
   forgetMembers(ctx, access.community.id, [comment.authorId, viewer.id]);
   return result;

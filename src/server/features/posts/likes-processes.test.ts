@@ -82,6 +82,41 @@ describe("like toggles across processes (announced by the app, migration 0035)",
   });
 });
 
+describe("comment like toggles across processes (announced by the app, migration 0036)", () => {
+  it("another process shows the comment author's points move with a member's like and unlike", async () => {
+    const { a, b, owner, member, c, p } = await communityWithPost({ content: "Comment here" });
+    const comment = (
+      await a.post(`/api/posts/${p.id}/comments`, { content: "Like my comment" }, { cookie: member.cookie })
+    ).body as { id: string };
+    const points = async () =>
+      (await b.get(`/api/communities/${c.id}/leaderboard?period=all`, { cookie: member.cookie })).body.viewer_level
+        .points as number;
+    // The other process keeps the author's points now.
+    expect(await points()).toBe(0);
+    expect((await a.post(`/api/comments/${comment.id}/like`, {}, { cookie: owner.cookie })).body).toEqual({
+      liked: true,
+      likes_count: 1,
+    });
+    expect(await readUntil(points, (n) => n === 1)).toBe(1);
+    expect((await a.post(`/api/comments/${comment.id}/like`, {}, { cookie: owner.cookie })).body).toEqual({
+      liked: false,
+      likes_count: 0,
+    });
+    expect(await readUntil(points, (n) => n === 0)).toBe(0);
+    // A comment gone meanwhile: 404, and nothing stored.
+    const gone = (await a.post(`/api/posts/${p.id}/comments`, { content: "Going" }, { cookie: member.cookie }))
+      .body as {
+      id: string;
+    };
+    await t.database.pool.query(`DELETE FROM comments WHERE id = $1`, [gone.id]);
+    expect((await a.post(`/api/comments/${gone.id}/like`, {}, { cookie: owner.cookie })).status).toBe(404);
+    const likes = await t.database.pool.query(`SELECT count(*)::int AS n FROM comment_likes WHERE comment_id = $1`, [
+      gone.id,
+    ]);
+    expect(likes.rows[0].n).toBe(0);
+  });
+});
+
 describe("poll votes across processes (announced by the app)", () => {
   it("another process shows the voter's vote and the poll's counts", async () => {
     const {
