@@ -153,10 +153,17 @@ export class SseStream {
    * first line went through the response, so its state stays true; `close` ends it as usual.
    */
   private write(piece: Piece) {
+    if (this.ended) return;
     const socket = this.res.socket;
-    if (this.ended || !socket || socket.destroyed || socket.writableEnded) return;
-    socket.write(this.res.chunkedEncoding ? piece.chunk : piece.raw);
-    if (socket.writableLength > (this.opts.maxBufferedBytes ?? 256 * 1024)) this.close();
+    if (socket) {
+      if (socket.destroyed || socket.writableEnded) return;
+      socket.write(this.res.chunkedEncoding ? piece.chunk : piece.raw);
+    } else {
+      // Not on its socket yet (an earlier answer on the same connection is still going): the
+      // response keeps it, framed, until the socket is its own.
+      this.res.write(piece.raw);
+    }
+    if (this.res.writableLength > (this.opts.maxBufferedBytes ?? 256 * 1024)) this.close();
   }
 
   private cleanup() {
