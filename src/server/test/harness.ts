@@ -212,7 +212,8 @@ export async function readUntil<T>(read: () => Promise<T>, done: (value: T) => b
 /**
  * Rate-limit counters are fixed windows of the wall clock (rate_limits.window_start): a test that
  * straddles a window's end would see its count restart. Waits for the next window when the current
- * one ends within `needMs`; a test that calls this needs `needMs` more than its own time to finish.
+ * one ends within `needMs`: the caller's timeout must allow that wait (up to `needMs`) on top of its
+ * own work, and its work must take less than `needMs`.
  */
 export async function clearOfWindowEnd(windowSeconds: number, needMs = 8_000): Promise<void> {
   const left = windowSeconds * 1000 - (Date.now() % (windowSeconds * 1000));
