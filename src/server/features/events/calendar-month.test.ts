@@ -38,11 +38,9 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /** A month from yesterday, fixed for the file (the grid asks for whole days, so its ranges repeat). */
-const RANGE = (() => {
-  const from = new Date(Date.now() - DAY).toISOString();
-  const to = new Date(Date.now() + 30 * DAY).toISOString();
-  return `from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
-})();
+const FROM = new Date(Date.now() - DAY).toISOString();
+const TO = new Date(Date.now() + 30 * DAY).toISOString();
+const RANGE = `from=${encodeURIComponent(FROM)}&to=${encodeURIComponent(TO)}`;
 const month = async (who: User | null, query = RANGE, where = community.id) =>
   http().get(`/api/communities/${where}/calendar?${query}`, who ? { cookie: who.cookie } : {});
 
@@ -73,8 +71,10 @@ describe("the month grid", () => {
     const staff = await create({ title: "Staff sync", audience: "admins" });
     const seen = (await month(member)).body.items as { id: string; title: string; starts_at: string; status: string }[];
     const occurrences = await t.database.pool.query<{ id: string }>(
-      `SELECT id FROM event_occurrences WHERE series_id = $1 AND starts_at < now() + interval '30 days' ORDER BY starts_at`,
-      [weekly.series_id],
+      // The range's own end, not now() + 30 days: a slot on the 30th day at the series' time of day
+      // (set a moment after TO was fixed) lies past TO but before a later now() + 30 days.
+      `SELECT id FROM event_occurrences WHERE series_id = $1 AND starts_at < $2::timestamptz ORDER BY starts_at`,
+      [weekly.series_id, TO],
     );
     expect(seen.map((i) => i.id)).toEqual(occurrences.rows.map((r) => r.id));
     expect(seen.every((i) => i.title === "Weekly call" && i.status === "scheduled")).toBe(true);
