@@ -1,6 +1,7 @@
 import type pg from "pg";
 import { buildCommunitiesDataset, COMMUNITIES_DATASET } from "./communities";
 import { buildPostsDataset, POSTS_DATASET } from "./posts";
+import { buildSearchDataset, SEARCH_DATASET } from "./search";
 
 /** A data set a scenario runs against: built once into a Hearth data directory, then copied per run. */
 export type DatasetDefinition = {
@@ -25,5 +26,11 @@ export const DATASETS: Record<string, DatasetDefinition> = {
     version: POSTS_DATASET.version,
     file: "bench/datasets/posts.ts",
     build: buildPostsDataset,
+  },
+  search: {
+    name: SEARCH_DATASET.name,
+    version: SEARCH_DATASET.version,
+    file: "bench/datasets/search.ts",
+    build: buildSearchDataset,
   },
 };
