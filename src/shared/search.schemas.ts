@@ -19,7 +19,8 @@ export const searchQuerySchema = z.object({
   order: z.enum(SEARCH_ORDERS).default("relevance"),
   /** Opaque keyset cursor from a previous page of the same kind. */
   cursor: z.string().max(500).optional(),
-  limit: z.coerce.number().int().min(1).max(SEARCH_LIMITS.maxPage).default(SEARCH_LIMITS.page),
+  /** Results per kind; absent: SEARCH_LIMITS.page for one kind, SEARCH_LIMITS.groupPage for the grouped first page. */
+  limit: z.coerce.number().int().min(1).max(SEARCH_LIMITS.maxPage).optional(),
 });
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
 

@@ -30,11 +30,14 @@ export const SEARCH_LIMITS = {
   queryMax: 200,
   /** What the API accepts at all in ?q= (beyond it: 400 with SEARCH_MESSAGES.queryTooLong). */
   queryAcceptMax: 1000,
-  /** Results on one page. */
+  /** Results on one page of one kind. */
   page: 20,
   maxPage: 50,
-  /** The header's quick results per kind. */
-  quick: 5,
+  /**
+   * Results of each kind on the grouped first page (no kind chosen): an overview that keeps every
+   * kind in view; a group's "Load more" goes on from its cursor a page at a time.
+   */
+  groupPage: 5,
   /** Characters of a snippet around its first match. */
   snippet: 160,
   /** Idle time before the client searches while typing. */

@@ -262,6 +262,18 @@ describe("a community larger than the walk of newest documents", () => {
     expect(g.results.map((r) => r.id)).toEqual(Array.from({ length: SEARCH_LIMITS.page }, (_, i) => byN.get(i + 1)));
   });
 
+  it("the grouped first page shows a few of each kind; its cursor goes on a page at a time", async () => {
+    const grouped = groupOf((await f.communitySearch(big.id, { q: "bulk" })).body, "post");
+    expect(grouped.count).toBe(SEARCH_LIMITS.countCap);
+    const newest = (from: number, length: number) => Array.from({ length }, (_, i) => byN.get(from + i));
+    expect(grouped.results.map((r) => r.id)).toEqual(newest(1, SEARCH_LIMITS.groupPage));
+    const next = groupOf((await bigFind({ q: "bulk", cursor: grouped.next_cursor ?? "" })).body, "post");
+    expect(next.results.map((r) => r.id)).toEqual(newest(SEARCH_LIMITS.groupPage + 1, SEARCH_LIMITS.page));
+    // A limit asked for is kept, grouped or not.
+    const asked = groupOf((await f.communitySearch(big.id, { q: "bulk", limit: "7" })).body, "post");
+    expect(asked.results).toHaveLength(7);
+  });
+
   it("a word too rare for the walk is found through the index, however old, and only where readable", async () => {
     const g = groupOf((await bigFind({ q: "pangolin" })).body, "post");
     expect(g.results.map((r) => r.id)).toEqual([byN.get(POSTS)]);

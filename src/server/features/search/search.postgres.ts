@@ -28,7 +28,7 @@ import { highlightAll, snippet } from "./search.snippet";
  */
 
 type Group = SearchResponse["groups"][number];
-type Req = SearchRequest & { clauses: Clause[]; tsq: SQL; after: Cursor | null };
+type Req = SearchRequest & { clauses: Clause[]; tsq: SQL; after: Cursor | null; limit: number };
 
 type Row = { id: string; rank: number; t: string; total: number };
 type Community = { c_id: string; c_slug: string; c_name: string };
@@ -418,9 +418,10 @@ export function createPostgresSearch(db: Db): SearchEngine {
       const tsq = tsquerySql(clauses);
       const kinds = request.kind ? [request.kind] : [...SEARCH_KINDS];
       const after = request.kind ? decodeCursor(request.cursor, request.kind, request.order) : null;
+      const limit = request.limit ?? (request.kind ? SEARCH_LIMITS.page : SEARCH_LIMITS.groupPage);
       const text = tsq ? await tsqueryText(db, clauses, tsq) : null;
       const groups = text
-        ? await searchKinds(db, { ...request, clauses, tsq: sql`${text}::tsquery`, after }, kinds)
+        ? await searchKinds(db, { ...request, clauses, tsq: sql`${text}::tsquery`, after, limit }, kinds)
         : kinds.map(empty);
       return { q: request.q.slice(0, SEARCH_LIMITS.queryMax), groups };
     },
