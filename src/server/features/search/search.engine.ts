@@ -1,3 +1,4 @@
+import type { CommunityRole } from "#shared/roles";
 import type { SearchQuery, SearchResponse } from "#shared/search.schemas";
 
 /**
@@ -6,7 +7,12 @@ import type { SearchQuery, SearchResponse } from "#shared/search.schemas";
  * keep its own documents from the same writes, and still leave the last word on who may read a
  * result to the database (see the decision record).
  */
-export type SearchScope = { communityId: string } | { all: true };
+/**
+ * One community, with the viewer's role there (null: not a member) and its visibility as the route
+ * read them (the community and member caches, dropped in every process when either changes), or
+ * every community the viewer may read.
+ */
+export type SearchScope = { communityId: string; role: CommunityRole | null; visibility: string } | { all: true };
 
 /** The query as the routes validate it (searchQuerySchema), with who asks and where. */
 export type SearchRequest = SearchQuery & { viewerId: string | null; scope: SearchScope };

@@ -185,15 +185,31 @@ function group<T extends { id: string; rank: number; t: string }>(
 const viewerJoin = (req: Req, communityCol: SQL) =>
   sql`LEFT JOIN community_members vm ON vm.community_id = ${communityCol} AND vm.user_id = ${req.viewerId ?? ""}`;
 
+/**
+ * What a result's readability needs of its community: in one community's search, the viewer's role
+ * and the community's visibility as the route read them (values, the same for every match); across
+ * communities, joined per match.
+ */
+function communityAccess(req: Req, communityId: SQL): { join: SQL; role: SQL; visibility: SQL } {
+  if ("communityId" in req.scope)
+    return { join: sql``, role: sql`${req.scope.role}::text`, visibility: sql`${req.scope.visibility}::text` };
+  return {
+    join: sql`JOIN communities c ON c.id = ${communityId} ${viewerJoin(req, communityId)}`,
+    role: sql`vm.role`,
+    visibility: sql`c.visibility`,
+  };
+}
+
 async function searchPosts(db: Db, req: Req): Promise<Group> {
   type R = Row & Community & Author & { content: string; text: string; created_at: string };
+  const access = communityAccess(req, sql`d.community_id`);
   const rows = await windowed<R>(
     db,
     req,
     "post",
-    sql`JOIN posts p ON p.id = d.post_id JOIN communities c ON c.id = d.community_id ${viewerJoin(req, sql`d.community_id`)}`,
+    sql`JOIN posts p ON p.id = d.post_id ${access.join}`,
     [
-      postReadable("p", sql`vm.role`, sql`c.visibility`, req.viewerId),
+      postReadable("p", access.role, access.visibility, req.viewerId),
       ...(req.category ? [sql`p.category_id = ${req.category}`] : []),
       ...authorFilter(req, sql`p.author_id`),
     ],
@@ -219,15 +235,15 @@ async function searchPosts(db: Db, req: Req): Promise<Group> {
 async function searchComments(db: Db, req: Req): Promise<Group> {
   type R = Row & Community & Author & { content: string; post_id: string; post_content: string; created_at: string };
   const own = req.viewerId ? sql`cm.author_id = ${req.viewerId}` : sql`false`;
+  const access = communityAccess(req, sql`p.community_id`);
   const rows = await windowed<R>(
     db,
     req,
     "comment",
-    sql`JOIN comments cm ON cm.id = d.item_id JOIN posts p ON p.id = d.post_id JOIN communities c ON c.id = p.community_id
-        ${viewerJoin(req, sql`p.community_id`)}`,
+    sql`JOIN comments cm ON cm.id = d.item_id JOIN posts p ON p.id = d.post_id ${access.join}`,
     [
       sql`cm.deleted_at IS NULL AND (cm.hidden_at IS NULL OR ${own})`,
-      postReadable("p", sql`vm.role`, sql`c.visibility`, req.viewerId),
+      postReadable("p", access.role, access.visibility, req.viewerId),
       ...(req.category ? [sql`p.category_id = ${req.category}`] : []),
       ...authorFilter(req, sql`cm.author_id`),
     ],

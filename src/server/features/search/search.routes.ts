@@ -30,9 +30,14 @@ export const searchRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     },
     async (request) => {
       const viewer = await ctx.viewer(request);
-      // The cached row and role (dropped in every process when either changes): only the id and who may search are read.
-      const { community } = await requireCommunityCached(ctx, request.params.communityId, viewer?.id);
-      return engine.search({ ...request.query, viewerId: viewer?.id ?? null, scope: { communityId: community.id } });
+      // The cached row and role (dropped in every process when either changes): who may search, and
+      // what each result's readability needs of the community, read once rather than joined per match.
+      const { community, role } = await requireCommunityCached(ctx, request.params.communityId, viewer?.id);
+      return engine.search({
+        ...request.query,
+        viewerId: viewer?.id ?? null,
+        scope: { communityId: community.id, role, visibility: community.visibility },
+      });
     },
   );
 
