@@ -79,8 +79,12 @@ function keyset(req: Req): SQL {
     ? sql`(w.rank, w.t, w.id) < (${a.r}::real, ${a.t}, ${a.i})`
     : sql`(w.t, w.id) < (${a.t}, ${a.i})`;
 }
-const pageOrder = (req: Req) =>
-  req.order === "relevance" ? sql.raw(`w.rank DESC, w.t DESC, w.id DESC`) : sql.raw(`w.t DESC, w.id DESC`);
+const pageOrder = (req: Req, alias = "w") =>
+  sql.raw(
+    req.order === "relevance"
+      ? `${alias}.rank DESC, ${alias}.t DESC, ${alias}.id DESC`
+      : `${alias}.t DESC, ${alias}.id DESC`,
+  );
 
 /**
  * The window of a kind's matches (`from` and `where` over search_documents d and the tsquery), its
@@ -93,14 +97,13 @@ const pageOrder = (req: Req) =>
  * part only when its one-time condition holds, so each query pays for one way, and neither depends on
  * the planner guessing how common a word is (a guess that had a rare word walk a million comments).
  */
-async function windowed<T extends Row>(
-  db: Db,
+function windowed(
   req: Req,
   kind: "post" | "comment" | "member",
   from: SQL,
   where: SQL[],
   detail: (w: SQL) => SQL,
-) {
+): SQL {
   const docs = sql.join(
     [
       // Literals, not parameters: a prepared statement's generic plan uses the partial GIN index of
@@ -142,9 +145,7 @@ async function windowed<T extends Row>(
   const short = sql.raw(`(SELECT count(*) FROM walked) < ${WINDOW} AND (SELECT more FROM scope)`);
   const fewHits = sql.raw(`(SELECT count(*) FROM walked) < ${WALK_HITS}`);
   const longShort = sql.raw(`(SELECT count(*) FROM walked_long) < ${WINDOW} AND (SELECT more FROM scope_long)`);
-  return executePrepared<T>(
-    db,
-    sql`
+  return sql`
     WITH walked AS MATERIALIZED (${walk(WALK)}),
     scope AS MATERIALIZED (${beyond(WALK)}),
     walked_long AS MATERIALIZED (${walk(LONG_WALK)}),
@@ -157,10 +158,20 @@ async function windowed<T extends Row>(
     c AS (SELECT m.id COLLATE "C" AS id, m.rank, to_char(m.created_at AT TIME ZONE 'UTC', ${UTC}) COLLATE "C" AS t,
                  count(*) OVER ()::int AS total FROM m),
     w AS (SELECT * FROM c w WHERE ${keyset(req)} ORDER BY ${pageOrder(req)} LIMIT ${req.limit + 1})
-    ${detail(sql`w`)}
-    ORDER BY ${pageOrder(req)}`,
-  );
+    ${detail(sql`w`)}`;
 }
+
+/** One part of the search statement: its rows' SQL, their order, and the groups the rows make. */
+type Part = { sql: SQL; order: SQL | null; groups: (rows: unknown[]) => Group[] };
+
+const part = <T>(statement: SQL, order: SQL | null, groups: (rows: T[]) => Group[]): Part => ({
+  sql: statement,
+  order,
+  groups: groups as (rows: unknown[]) => Group[],
+});
+/** A kind's window (windowed), its rows in the page's order. */
+const windowPart = <T>(req: Req, statement: SQL, toGroup: (rows: T[]) => Group): Part =>
+  part<T>(statement, pageOrder(req, "x"), (rows) => [toGroup(rows)]);
 
 function group<T extends { id: string; rank: number; t: string }>(
   req: Req,
@@ -200,11 +211,10 @@ function communityAccess(req: Req, communityId: SQL): { join: SQL; role: SQL; vi
   };
 }
 
-async function searchPosts(db: Db, req: Req): Promise<Group> {
+function searchPosts(req: Req): Part {
   type R = Row & Community & Author & { content: string; text: string; created_at: string };
   const access = communityAccess(req, sql`d.community_id`);
-  const rows = await windowed<R>(
-    db,
+  const statement = windowed(
     req,
     "post",
     sql`JOIN posts p ON p.id = d.post_id ${access.join}`,
@@ -219,25 +229,26 @@ async function searchPosts(db: Db, req: Req): Promise<Group> {
         FROM ${w} JOIN posts p ON p.id = w.id::uuid JOIN communities c ON c.id = p.community_id
         LEFT JOIN user_profiles up ON up.user_id = p.author_id`,
   );
-  return group(req, "post", rows, rows[0]?.total ?? 0, (r) => ({
-    kind: "post",
-    id: r.id,
-    community: community(r),
-    title: highlightAll(firstLine(r.content) || firstLine(r.text), req.clauses),
-    snippet: snippet(r.text, req.clauses),
-    href: searchPostHref(r.id),
-    author: author(r),
-    created_at: iso(r.created_at),
-    locked: false,
-  }));
+  return windowPart<R>(req, statement, (rows) =>
+    group(req, "post", rows, rows[0]?.total ?? 0, (r) => ({
+      kind: "post",
+      id: r.id,
+      community: community(r),
+      title: highlightAll(firstLine(r.content) || firstLine(r.text), req.clauses),
+      snippet: snippet(r.text, req.clauses),
+      href: searchPostHref(r.id),
+      author: author(r),
+      created_at: iso(r.created_at),
+      locked: false,
+    })),
+  );
 }
 
-async function searchComments(db: Db, req: Req): Promise<Group> {
+function searchComments(req: Req): Part {
   type R = Row & Community & Author & { content: string; post_id: string; post_content: string; created_at: string };
   const own = req.viewerId ? sql`cm.author_id = ${req.viewerId}` : sql`false`;
   const access = communityAccess(req, sql`p.community_id`);
-  const rows = await windowed<R>(
-    db,
+  const statement = windowed(
     req,
     "comment",
     sql`JOIN comments cm ON cm.id = d.item_id JOIN posts p ON p.id = d.post_id ${access.join}`,
@@ -253,30 +264,31 @@ async function searchComments(db: Db, req: Req): Promise<Group> {
         FROM ${w} JOIN comments cm ON cm.id = w.id::uuid JOIN posts p ON p.id = cm.post_id
         JOIN communities c ON c.id = p.community_id LEFT JOIN user_profiles up ON up.user_id = cm.author_id`,
   );
-  return group(req, "comment", rows, rows[0]?.total ?? 0, (r) => ({
-    kind: "comment",
-    id: r.id,
-    community: community(r),
-    title: highlightAll(firstLine(r.post_content), req.clauses),
-    snippet: snippet(r.content, req.clauses),
-    href: searchCommentHref(r.post_id, r.id),
-    author: author(r),
-    created_at: iso(r.created_at),
-    locked: false,
-  }));
+  return windowPart<R>(req, statement, (rows) =>
+    group(req, "comment", rows, rows[0]?.total ?? 0, (r) => ({
+      kind: "comment",
+      id: r.id,
+      community: community(r),
+      title: highlightAll(firstLine(r.post_content), req.clauses),
+      snippet: snippet(r.content, req.clauses),
+      href: searchCommentHref(r.post_id, r.id),
+      author: author(r),
+      created_at: iso(r.created_at),
+      locked: false,
+    })),
+  );
 }
 
-async function searchMembers(db: Db, req: Req): Promise<Group> {
+function searchMembers(req: Req): Part | null {
   // Members lists are for members: only people who share a community with the viewer (this one, in a community's search).
-  if (!req.viewerId || req.category || req.author || req.from || req.to) return empty("member");
+  if (!req.viewerId || req.category || req.author || req.from || req.to) return null;
   const viewer = req.viewerId;
   const shared = sql`SELECT tm.community_id, tm.joined_at FROM community_members tm
     JOIN community_members vm ON vm.community_id = tm.community_id AND vm.user_id = ${viewer}
    WHERE tm.user_id = d.doc_id ${"communityId" in req.scope ? sql`AND tm.community_id = ${req.scope.communityId}` : sql``}`;
   type R = Row &
     Community & { username: string; full_name: string; avatar_url: string | null; headline: string; joined_at: string };
-  const rows = await windowed<R>(
-    db,
+  const statement = windowed(
     req,
     "member",
     sql``,
@@ -290,21 +302,23 @@ async function searchMembers(db: Db, req: Req): Promise<Group> {
        ORDER BY tm.joined_at LIMIT 1`}) s
       JOIN communities c ON c.id = s.community_id`,
   );
-  return group(req, "member", rows, rows[0]?.total ?? 0, (r) => ({
-    kind: "member",
-    id: r.id,
-    community: community(r),
-    title: highlightAll(r.full_name || r.username, req.clauses),
-    snippet: highlightAll(
-      [`@${r.username}`, r.headline].filter(Boolean).join(" · "),
-      req.clauses,
-      SEARCH_LIMITS.snippet,
-    ),
-    href: searchMemberHref(r.username),
-    author: null,
-    created_at: iso(r.joined_at),
-    locked: false,
-  }));
+  return windowPart<R>(req, statement, (rows) =>
+    group(req, "member", rows, rows[0]?.total ?? 0, (r) => ({
+      kind: "member",
+      id: r.id,
+      community: community(r),
+      title: highlightAll(r.full_name || r.username, req.clauses),
+      snippet: highlightAll(
+        [`@${r.username}`, r.headline].filter(Boolean).join(" · "),
+        req.clauses,
+        SEARCH_LIMITS.snippet,
+      ),
+      href: searchMemberHref(r.username),
+      author: null,
+      created_at: iso(r.joined_at),
+      locked: false,
+    })),
+  );
 }
 
 type CourseRow = Community & {
@@ -352,58 +366,67 @@ function courseMatches(req: Req, kind: CourseKind): SQL {
  * Courses and lessons, in one statement: few per community, so the access rules of the courses
  * feature run here in code.
  */
-async function searchCourses(db: Db, req: Req, kinds: CourseKind[]): Promise<Group[]> {
-  if (req.category || req.author) return kinds.map(empty);
-  const found = await executePrepared<CourseRow & { kind: CourseKind }>(
-    db,
-    sql.join(
-      kinds.map((k) => courseMatches(req, k)),
-      sql` UNION ALL `,
-    ),
+function searchCourses(req: Req, kinds: CourseKind[]): Part | null {
+  if (req.category || req.author) return null;
+  const statement = sql.join(
+    kinds.map((k) => courseMatches(req, k)),
+    sql` UNION ALL `,
   );
-  return kinds.map((kind) => {
-    const lesson = kind === "lesson";
-    const shown = found.flatMap((r) => {
-      if (r.kind !== kind) return [];
-      const role = isRole(r.role) ? r.role : null;
-      if (r.status !== "published" && !managesCourses(role)) return [];
-      const unlocked = !lesson || lessonUnlocked(r, r, role);
-      // A locked lesson is found by its title alone: its description is what it hides.
-      if (!unlocked && !r.title_hit) return [];
-      return [{ ...r, rank: Number(r.rank), locked: !unlocked }];
-    });
-    const rows = pageInCode(shown, req.order, req.after, req.limit);
-    return group(req, kind, rows, shown.length, (r) => ({
-      kind,
-      id: r.id,
-      community: community(r),
-      title: highlightAll(r.title, req.clauses),
-      snippet: r.locked ? { text: "", highlights: [] } : snippet(r.description, req.clauses),
-      href: searchCourseHref(r.c_slug, r.course_id, lesson ? r.id : undefined),
-      author: null,
-      created_at: iso(r.created_at),
-      locked: r.locked,
-    }));
-  });
+  return part<CourseRow & { kind: CourseKind }>(statement, null, (found) =>
+    kinds.map((kind) => {
+      const lesson = kind === "lesson";
+      const shown = found.flatMap((r) => {
+        if (r.kind !== kind) return [];
+        const role = isRole(r.role) ? r.role : null;
+        if (r.status !== "published" && !managesCourses(role)) return [];
+        const unlocked = !lesson || lessonUnlocked(r, r, role);
+        // A locked lesson is found by its title alone: its description is what it hides.
+        if (!unlocked && !r.title_hit) return [];
+        return [{ ...r, rank: Number(r.rank), locked: !unlocked }];
+      });
+      const rows = pageInCode(shown, req.order, req.after, req.limit);
+      return group(req, kind, rows, shown.length, (r) => ({
+        kind,
+        id: r.id,
+        community: community(r),
+        title: highlightAll(r.title, req.clauses),
+        snippet: r.locked ? { text: "", highlights: [] } : snippet(r.description, req.clauses),
+        href: searchCourseHref(r.c_slug, r.course_id, lesson ? r.id : undefined),
+        author: null,
+        created_at: iso(r.created_at),
+        locked: r.locked,
+      }));
+    }),
+  );
 }
 
 const empty = (kind: SearchKind): Group => ({ kind, count: 0, results: [], next_cursor: null });
 
-const SEARCHERS: Record<Exclude<SearchKind, CourseKind>, (db: Db, req: Req) => Promise<Group>> = {
+const SEARCHERS: Record<Exclude<SearchKind, CourseKind>, (req: Req) => Part | null> = {
   post: searchPosts,
   comment: searchComments,
   member: searchMembers,
 };
 const isCourseKind = (k: SearchKind): k is CourseKind => k === "course" || k === "lesson";
 
-/** Each asked kind's group, in the order asked (courses and lessons share one statement). */
+/**
+ * Each asked kind's group, in the order asked, from one statement: each kind's part (courses and
+ * lessons share one) is a column of its rows as JSON, so a search is one round trip and one
+ * prepared statement however many kinds it asks for.
+ */
 async function searchKinds(db: Db, req: Req, kinds: SearchKind[]): Promise<Group[]> {
   const courseKinds = kinds.filter(isCourseKind);
-  const [courses, ...others] = await Promise.all([
-    courseKinds.length > 0 ? searchCourses(db, req, courseKinds) : [],
-    ...kinds.flatMap((k) => (isCourseKind(k) ? [] : [SEARCHERS[k](db, req)])),
-  ]);
-  const byKind = new Map([...courses, ...others].map((g) => [g.kind, g]));
+  const parts = [
+    ...(courseKinds.length > 0 ? [searchCourses(req, courseKinds)] : []),
+    ...kinds.flatMap((k) => (isCourseKind(k) ? [] : [SEARCHERS[k](req)])),
+  ].filter((p): p is Part => p !== null);
+  if (parts.length === 0) return kinds.map(empty);
+  const columns = parts.map(
+    (p, i) =>
+      sql`(SELECT coalesce(json_agg(x ${p.order ? sql`ORDER BY ${p.order}` : sql``}), '[]'::json) FROM (${p.sql}) x) AS ${sql.raw(`k${i}`)}`,
+  );
+  const [row] = await executePrepared<Record<string, unknown[]>>(db, sql`SELECT ${sql.join(columns, sql`, `)}`);
+  const byKind = new Map(parts.flatMap((p, i) => p.groups(row?.[`k${i}`] ?? [])).map((g) => [g.kind, g]));
   return kinds.map((k) => byKind.get(k) ?? empty(k));
 }
 
