@@ -10,7 +10,7 @@ import {
   type SearchKind,
 } from "#shared/search";
 import type { SearchResponse, SearchResult } from "#shared/search.schemas";
-import { executePrepared, type Db } from "#server/db/client";
+import { executePrepared, executeShape, type Db } from "#server/db/client";
 import { courseGateSql, lessonUnlocked, managesCourses } from "#server/features/courses/index";
 import { postReadable } from "#server/lib/post-access";
 import { decodeCursor, encodeCursor, pageInCode, type Cursor } from "./search.cursor";
@@ -28,7 +28,7 @@ import { highlightAll, snippet } from "./search.snippet";
  */
 
 type Group = SearchResponse["groups"][number];
-type Req = SearchRequest & { clauses: Clause[]; tsq: SQL; after: Cursor | null; limit: number };
+type Req = SearchRequest & { clauses: Clause[]; tsq: SQL; tsqText: string; after: Cursor | null; limit: number };
 
 type Row = { id: string; rank: number; t: string; total: number };
 type Community = { c_id: string; c_slug: string; c_name: string };
@@ -157,20 +157,23 @@ function windowed(
           SELECT * FROM (${indexed}) g WHERE ${short} AND (${fewHits} OR (${longShort}))),
     c AS (SELECT m.id COLLATE "C" AS id, m.rank, to_char(m.created_at AT TIME ZONE 'UTC', ${UTC}) COLLATE "C" AS t,
                  count(*) OVER ()::int AS total FROM m),
-    w AS (SELECT * FROM c w WHERE ${keyset(req)} ORDER BY ${pageOrder(req)} LIMIT ${req.limit + 1})
+    w AS (SELECT * FROM c w WHERE ${keyset(req)} ORDER BY ${pageOrder(req)} LIMIT ${req.limit} + 1)
     ${detail(sql`w`)}`;
 }
 
-/** One part of the search statement: its rows' SQL, their order, and the groups the rows make. */
-type Part = { sql: SQL; order: SQL | null; groups: (rows: unknown[]) => Group[] };
+/**
+ * One part of the search statement: its rows' SQL (built from the request's shape, see shapeOf),
+ * their order, and the groups the rows make (of the request itself).
+ */
+type Part = { sql: (q: Req) => SQL; order: SQL | null; groups: (rows: unknown[]) => Group[] };
 
-const part = <T>(statement: SQL, order: SQL | null, groups: (rows: T[]) => Group[]): Part => ({
+const part = <T>(statement: (q: Req) => SQL, order: SQL | null, groups: (rows: T[]) => Group[]): Part => ({
   sql: statement,
   order,
   groups: groups as (rows: unknown[]) => Group[],
 });
 /** A kind's window (windowed), its rows in the page's order. */
-const windowPart = <T>(req: Req, statement: SQL, toGroup: (rows: T[]) => Group): Part =>
+const windowPart = <T>(req: Req, statement: (q: Req) => SQL, toGroup: (rows: T[]) => Group): Part =>
   part<T>(statement, pageOrder(req, "x"), (rows) => [toGroup(rows)]);
 
 function group<T extends { id: string; rank: number; t: string }>(
@@ -213,22 +216,24 @@ function communityAccess(req: Req, communityId: SQL): { join: SQL; role: SQL; vi
 
 function searchPosts(req: Req): Part {
   type R = Row & Community & Author & { content: string; text: string; created_at: string };
-  const access = communityAccess(req, sql`d.community_id`);
-  const statement = windowed(
-    req,
-    "post",
-    sql`JOIN posts p ON p.id = d.post_id ${access.join}`,
-    [
-      postReadable("p", access.role, access.visibility, req.viewerId),
-      ...(req.category ? [sql`p.category_id = ${req.category}`] : []),
-      ...authorFilter(req, sql`p.author_id`),
-    ],
-    (w) => sql`
+  const statement = (q: Req) => {
+    const access = communityAccess(q, sql`d.community_id`);
+    return windowed(
+      q,
+      "post",
+      sql`JOIN posts p ON p.id = d.post_id ${access.join}`,
+      [
+        postReadable("p", access.role, access.visibility, q.viewerId),
+        ...(q.category ? [sql`p.category_id = ${q.category}`] : []),
+        ...authorFilter(q, sql`p.author_id`),
+      ],
+      (w) => sql`
       SELECT w.*, p.content, hearth_search_post_text(p.content, p.poll_data, p.link_preview) AS text, p.created_at,
              c.id AS c_id, c.slug AS c_slug, c.name AS c_name, p.author_id, up.username, up.full_name, up.avatar_url
         FROM ${w} JOIN posts p ON p.id = w.id::uuid JOIN communities c ON c.id = p.community_id
         LEFT JOIN user_profiles up ON up.user_id = p.author_id`,
-  );
+    );
+  };
   return windowPart<R>(req, statement, (rows) =>
     group(req, "post", rows, rows[0]?.total ?? 0, (r) => ({
       kind: "post",
@@ -246,24 +251,26 @@ function searchPosts(req: Req): Part {
 
 function searchComments(req: Req): Part {
   type R = Row & Community & Author & { content: string; post_id: string; post_content: string; created_at: string };
-  const own = req.viewerId ? sql`cm.author_id = ${req.viewerId}` : sql`false`;
-  const access = communityAccess(req, sql`p.community_id`);
-  const statement = windowed(
-    req,
-    "comment",
-    sql`JOIN comments cm ON cm.id = d.item_id JOIN posts p ON p.id = d.post_id ${access.join}`,
-    [
-      sql`cm.deleted_at IS NULL AND (cm.hidden_at IS NULL OR ${own})`,
-      postReadable("p", access.role, access.visibility, req.viewerId),
-      ...(req.category ? [sql`p.category_id = ${req.category}`] : []),
-      ...authorFilter(req, sql`cm.author_id`),
-    ],
-    (w) => sql`
+  const statement = (q: Req) => {
+    const own = q.viewerId ? sql`cm.author_id = ${q.viewerId}` : sql`false`;
+    const access = communityAccess(q, sql`p.community_id`);
+    return windowed(
+      q,
+      "comment",
+      sql`JOIN comments cm ON cm.id = d.item_id JOIN posts p ON p.id = d.post_id ${access.join}`,
+      [
+        sql`cm.deleted_at IS NULL AND (cm.hidden_at IS NULL OR ${own})`,
+        postReadable("p", access.role, access.visibility, q.viewerId),
+        ...(q.category ? [sql`p.category_id = ${q.category}`] : []),
+        ...authorFilter(q, sql`cm.author_id`),
+      ],
+      (w) => sql`
       SELECT w.*, cm.content, cm.post_id, p.content AS post_content, cm.created_at,
              c.id AS c_id, c.slug AS c_slug, c.name AS c_name, cm.author_id, up.username, up.full_name, up.avatar_url
         FROM ${w} JOIN comments cm ON cm.id = w.id::uuid JOIN posts p ON p.id = cm.post_id
         JOIN communities c ON c.id = p.community_id LEFT JOIN user_profiles up ON up.user_id = cm.author_id`,
-  );
+    );
+  };
   return windowPart<R>(req, statement, (rows) =>
     group(req, "comment", rows, rows[0]?.total ?? 0, (r) => ({
       kind: "comment",
@@ -282,26 +289,29 @@ function searchComments(req: Req): Part {
 function searchMembers(req: Req): Part | null {
   // Members lists are for members: only people who share a community with the viewer (this one, in a community's search).
   if (!req.viewerId || req.category || req.author || req.from || req.to) return null;
-  const viewer = req.viewerId;
-  const shared = sql`SELECT tm.community_id, tm.joined_at FROM community_members tm
-    JOIN community_members vm ON vm.community_id = tm.community_id AND vm.user_id = ${viewer}
-   WHERE tm.user_id = d.doc_id ${"communityId" in req.scope ? sql`AND tm.community_id = ${req.scope.communityId}` : sql``}`;
   type R = Row &
     Community & { username: string; full_name: string; avatar_url: string | null; headline: string; joined_at: string };
-  const statement = windowed(
-    req,
-    "member",
-    sql``,
-    [sql`EXISTS (${shared})`],
-    (w) => sql`
+  const statement = (q: Req) => {
+    const viewer = q.viewerId;
+    const inScope = "communityId" in q.scope ? sql`AND tm.community_id = ${q.scope.communityId}` : sql``;
+    const shared = sql`SELECT tm.community_id, tm.joined_at FROM community_members tm
+      JOIN community_members vm ON vm.community_id = tm.community_id AND vm.user_id = ${viewer}
+     WHERE tm.user_id = d.doc_id ${inScope}`;
+    return windowed(
+      q,
+      "member",
+      sql``,
+      [sql`EXISTS (${shared})`],
+      (w) => sql`
     SELECT w.*, up.username, up.full_name, up.avatar_url, up.headline, s.joined_at, c.id AS c_id, c.slug AS c_slug, c.name AS c_name
       FROM ${w} JOIN user_profiles up ON up.user_id = w.id
       CROSS JOIN LATERAL (${sql`SELECT tm.community_id, tm.joined_at FROM community_members tm
         JOIN community_members vm ON vm.community_id = tm.community_id AND vm.user_id = ${viewer}
-       WHERE tm.user_id = w.id ${"communityId" in req.scope ? sql`AND tm.community_id = ${req.scope.communityId}` : sql``}
+       WHERE tm.user_id = w.id ${inScope}
        ORDER BY tm.joined_at LIMIT 1`}) s
       JOIN communities c ON c.id = s.community_id`,
-  );
+    );
+  };
   return windowPart<R>(req, statement, (rows) =>
     group(req, "member", rows, rows[0]?.total ?? 0, (r) => ({
       kind: "member",
@@ -368,10 +378,11 @@ function courseMatches(req: Req, kind: CourseKind): SQL {
  */
 function searchCourses(req: Req, kinds: CourseKind[]): Part | null {
   if (req.category || req.author) return null;
-  const statement = sql.join(
-    kinds.map((k) => courseMatches(req, k)),
-    sql` UNION ALL `,
-  );
+  const statement = (q: Req) =>
+    sql.join(
+      kinds.map((k) => courseMatches(q, k)),
+      sql` UNION ALL `,
+    );
   return part<CourseRow & { kind: CourseKind }>(statement, null, (found) =>
     kinds.map((kind) => {
       const lesson = kind === "lesson";
@@ -410,6 +421,63 @@ const SEARCHERS: Record<Exclude<SearchKind, CourseKind>, (req: Req) => Part | nu
 const isCourseKind = (k: SearchKind): k is CourseKind => k === "course" || k === "lesson";
 
 /**
+ * The request with a placeholder (sql.placeholder) in place of each value the statement binds, so
+ * that its text is built once per shape (executeShape): whether each optional part is there (viewer,
+ * filters, cursor, scope) and never what it holds. shapeKey names exactly those choices; valuesOf
+ * gives the values.
+ */
+function shapeOf(req: Req): Req {
+  const ph = <T>(name: string) => sql.placeholder(name) as unknown as T;
+  return {
+    ...req,
+    viewerId: req.viewerId ? ph("viewer") : null,
+    category: req.category ? ph("category") : undefined,
+    author: req.author ? ph("author") : undefined,
+    from: req.from ? ph("from") : undefined,
+    to: req.to ? ph("to") : undefined,
+    scope:
+      "communityId" in req.scope
+        ? { communityId: ph("community"), role: ph("role"), visibility: ph("visibility") }
+        : req.scope,
+    tsq: sql`${sql.placeholder("tsq")}::tsquery`,
+    after: req.after ? { ...req.after, r: ph("after_r"), t: ph("after_t"), i: ph("after_i") } : null,
+    limit: ph("limit"),
+  };
+}
+
+const shapeKey = (req: Req, kinds: SearchKind[]) =>
+  JSON.stringify([
+    kinds,
+    req.order,
+    "communityId" in req.scope,
+    Boolean(req.viewerId),
+    Boolean(req.category),
+    Boolean(req.author),
+    Boolean(req.from),
+    Boolean(req.to),
+    Boolean(req.after),
+  ]);
+
+function valuesOf(req: Req): Record<string, unknown> {
+  const scope = "communityId" in req.scope ? req.scope : null;
+  return {
+    viewer: req.viewerId,
+    category: req.category,
+    author: req.author,
+    from: req.from,
+    to: req.to,
+    community: scope?.communityId,
+    role: scope?.role,
+    visibility: scope?.visibility,
+    tsq: req.tsqText,
+    after_r: req.after?.r,
+    after_t: req.after?.t,
+    after_i: req.after?.i,
+    limit: req.limit,
+  };
+}
+
+/**
  * Each asked kind's group, in the order asked, from one statement: each kind's part (courses and
  * lessons share one) is a column of its rows as JSON, so a search is one round trip and one
  * prepared statement however many kinds it asks for.
@@ -421,11 +489,15 @@ async function searchKinds(db: Db, req: Req, kinds: SearchKind[]): Promise<Group
     ...kinds.flatMap((k) => (isCourseKind(k) ? [] : [SEARCHERS[k](req)])),
   ].filter((p): p is Part => p !== null);
   if (parts.length === 0) return kinds.map(empty);
-  const columns = parts.map(
-    (p, i) =>
-      sql`(SELECT coalesce(json_agg(x ${p.order ? sql`ORDER BY ${p.order}` : sql``}), '[]'::json) FROM (${p.sql}) x) AS ${sql.raw(`k${i}`)}`,
-  );
-  const [row] = await executePrepared<Record<string, unknown[]>>(db, sql`SELECT ${sql.join(columns, sql`, `)}`);
+  const build = () => {
+    const q = shapeOf(req);
+    const columns = parts.map(
+      (p, i) =>
+        sql`(SELECT coalesce(json_agg(x ${p.order ? sql`ORDER BY ${p.order}` : sql``}), '[]'::json) FROM (${p.sql(q)}) x) AS ${sql.raw(`k${i}`)}`,
+    );
+    return sql`SELECT ${sql.join(columns, sql`, `)}`;
+  };
+  const [row] = await executeShape<Record<string, unknown[]>>(db, shapeKey(req, kinds), build, valuesOf(req));
   const byKind = new Map(parts.flatMap((p, i) => p.groups(row?.[`k${i}`] ?? [])).map((g) => [g.kind, g]));
   return kinds.map((k) => byKind.get(k) ?? empty(k));
 }
@@ -460,7 +532,7 @@ export function createPostgresSearch(db: Db): SearchEngine {
       const limit = request.limit ?? (request.kind ? SEARCH_LIMITS.page : SEARCH_LIMITS.groupPage);
       const text = tsq ? await tsqueryText(db, clauses, tsq) : null;
       const groups = text
-        ? await searchKinds(db, { ...request, clauses, tsq: sql`${text}::tsquery`, after, limit }, kinds)
+        ? await searchKinds(db, { ...request, clauses, tsq: sql`${text}::tsquery`, tsqText: text, after, limit }, kinds)
         : kinds.map(empty);
       return { q: request.q.slice(0, SEARCH_LIMITS.queryMax), groups };
     },
