@@ -22,7 +22,7 @@ import { SEARCH_DATASET as D, SEARCH_SENTENCES, searchUserId, type SearchDataset
 
 const CONNECTIONS = 10;
 const SERVER_P95_GOAL_MS = 50;
-const WRITE_ROUNDS = 2;
+const WRITE_ROUNDS = 3;
 const WRITE_GOAL = 0.9;
 const SLUG = D.communitySlug;
 const POSTS = D.posts;
