@@ -117,9 +117,9 @@ export const search: Scenario = {
         `How it was measured: as in the Levels section (production config, rate limits off, ${os.cpus().length} cores shared ` +
           `with the load generator; ${opts.warmupSeconds} s warm-up, ${opts.seconds} s measured, ${opts.rounds} alternating ` +
           `rounds with the baseline; every body compared byte for byte; server p95 inside the Hearth process). Each query ` +
-          `is the first request the search page sends: signed out, every kind's first page, with counts: three prepared ` +
-          `statements in parallel on the pool (posts, comments, courses with lessons; members are for members; the ` +
-          `query's tsquery is kept per process after its first request).`,
+          `is the first request the search page sends: signed out, every kind's first page (5 results each), with counts: ` +
+          `one prepared statement (posts, comments, and courses with lessons, each a JSON column; members are for ` +
+          `members; the query's tsquery is kept per process after its first request).`,
         ...writeNotes,
         `Per row:`,
         details.join("\n"),
