@@ -278,6 +278,9 @@ describe("a community larger than the walk of newest documents", () => {
     const g = groupOf((await bigFind({ q: "pangolin" })).body, "post");
     expect(g.results.map((r) => r.id)).toEqual([byN.get(POSTS)]);
     expect(g.count).toBe(1);
+    // Asked again, it goes straight to the index (the way that answered is remembered): the same answer.
+    expect((await bigFind({ q: "pangolin" })).body).toEqual((await bigFind({ q: "pangolin" })).body);
+    expect(groupOf((await bigFind({ q: "pangolin" })).body, "post").results.map((r) => r.id)).toEqual([byN.get(POSTS)]);
   });
 
   it("a word the walk finds too few of is counted and paged exactly through the index", async () => {

@@ -97,13 +97,9 @@ const pageOrder = (req: Req, alias = "w") =>
  * part only when its one-time condition holds, so each query pays for one way, and neither depends on
  * the planner guessing how common a word is (a guess that had a rare word walk a million comments).
  */
-function windowed(
-  req: Req,
-  kind: "post" | "comment" | "member",
-  from: SQL,
-  where: SQL[],
-  detail: (w: SQL) => SQL,
-): SQL {
+type WindowKind = "post" | "comment" | "member";
+
+function windowed(req: Req, kind: WindowKind, from: SQL, where: SQL[], detail: (w: SQL) => SQL): SQL {
   const docs = sql.join(
     [
       // Literals, not parameters: a prepared statement's generic plan uses the partial GIN index of
@@ -145,27 +141,30 @@ function windowed(
   const short = sql.raw(`(SELECT count(*) FROM walked) < ${WINDOW} AND (SELECT more FROM scope)`);
   const fewHits = sql.raw(`(SELECT count(*) FROM walked) < ${WALK_HITS}`);
   const longShort = sql.raw(`(SELECT count(*) FROM walked_long) < ${WINDOW} AND (SELECT more FROM scope_long)`);
+  const way = sql`${sql.placeholder(`way_${kind}`)}::text`;
   return sql`
     WITH walked AS MATERIALIZED (${walk(WALK)}),
     scope AS MATERIALIZED (${beyond(WALK)}),
     walked_long AS MATERIALIZED (${walk(LONG_WALK)}),
     scope_long AS MATERIALIZED (${beyond(LONG_WALK)}),
-    m AS (SELECT * FROM walked WHERE NOT (${short})
+    m AS (SELECT * FROM walked WHERE ${way} <> 'index' AND NOT (${short})
           UNION ALL
-          SELECT * FROM walked_long WHERE ${short} AND NOT ${fewHits} AND NOT (${longShort})
+          SELECT * FROM walked_long WHERE ${way} <> 'index' AND ${short} AND NOT ${fewHits} AND NOT (${longShort})
           UNION ALL
-          SELECT * FROM (${indexed}) g WHERE ${short} AND (${fewHits} OR (${longShort}))),
+          SELECT * FROM (${indexed}) g WHERE ${way} = 'index' OR (${short} AND (${fewHits} OR (${longShort})))),
     c AS (SELECT m.id COLLATE "C" AS id, m.rank, to_char(m.created_at AT TIME ZONE 'UTC', ${UTC}) COLLATE "C" AS t,
                  count(*) OVER ()::int AS total FROM m),
     w AS (SELECT * FROM c w WHERE ${keyset(req)} ORDER BY ${pageOrder(req)} LIMIT ${req.limit} + 1)
-    ${detail(sql`w`)}`;
+    SELECT json_build_object(
+      'way', (SELECT CASE WHEN ${way} = 'index' OR (${short} AND (${fewHits} OR (${longShort}))) THEN 'index' ELSE 'walk' END),
+      'rows', coalesce((SELECT json_agg(x ORDER BY ${pageOrder(req, "x")}) FROM (${detail(sql`w`)}) x), '[]'::json))`;
 }
 
 /**
  * One part of the search statement: its rows' SQL (built from the request's shape, see shapeOf),
  * their order, and the groups the rows make (of the request itself).
  */
-type Part = { sql: (q: Req) => SQL; order: SQL | null; groups: (rows: unknown[]) => Group[] };
+type Part = { sql: (q: Req) => SQL; order: SQL | null; groups: (rows: unknown[]) => Group[]; whole?: boolean };
 
 const part = <T>(statement: (q: Req) => SQL, order: SQL | null, groups: (rows: T[]) => Group[]): Part => ({
   sql: statement,
@@ -173,8 +172,58 @@ const part = <T>(statement: (q: Req) => SQL, order: SQL | null, groups: (rows: T
   groups: groups as (rows: unknown[]) => Group[],
 });
 /** A kind's window (windowed), its rows in the page's order. */
-const windowPart = <T>(req: Req, statement: (q: Req) => SQL, toGroup: (rows: T[]) => Group): Part =>
-  part<T>(statement, pageOrder(req, "x"), (rows) => [toGroup(rows)]);
+const windowPart = <T>(
+  req: Req,
+  kind: WindowKind,
+  statement: (q: Req) => SQL,
+  toGroup: (rows: T[]) => Group,
+): Part => ({
+  sql: statement,
+  order: null,
+  whole: true,
+  groups: (answer) => {
+    const { way, rows } = answer as unknown as { way: "index" | "walk"; rows: T[] };
+    learnWay(req, kind, way);
+    return [toGroup(rows)];
+  },
+});
+
+/**
+ * Which way answered a query lately, per kind, scope, viewer and filters: when it was the GIN index
+ * (a word too rare for the walks), the same query skips its walks and scope counts for a minute,
+ * then walks again to check. Both ways give the same window (the newest readable matches), so a
+ * hint changes what a query costs, never what it finds.
+ */
+const ways = new Map<string, number>();
+const WAY_MS = 60_000;
+const wayKey = (req: Req, kind: WindowKind) =>
+  JSON.stringify([
+    kind,
+    "communityId" in req.scope ? req.scope.communityId : "*",
+    req.viewerId,
+    req.tsqText,
+    req.category,
+    req.author,
+    req.from,
+    req.to,
+  ]);
+function learnWay(req: Req, kind: WindowKind, way: "index" | "walk") {
+  const key = wayKey(req, kind);
+  if (way === "index") {
+    if (!ways.has(key)) ways.set(key, Date.now() + WAY_MS);
+    if (ways.size > 1_000) ways.delete(ways.keys().next().value as string);
+  } else ways.delete(key);
+}
+function wayOf(req: Req, kind: WindowKind): "index" | "probe" {
+  const key = wayKey(req, kind);
+  const until = ways.get(key);
+  if (until === undefined) return "probe";
+  if (until < Date.now()) {
+    ways.delete(key);
+    return "probe";
+  }
+  return "index";
+}
 
 function group<T extends { id: string; rank: number; t: string }>(
   req: Req,
@@ -234,7 +283,7 @@ function searchPosts(req: Req): Part {
         LEFT JOIN user_profiles up ON up.user_id = p.author_id`,
     );
   };
-  return windowPart<R>(req, statement, (rows) =>
+  return windowPart<R>(req, "post", statement, (rows) =>
     group(req, "post", rows, rows[0]?.total ?? 0, (r) => ({
       kind: "post",
       id: r.id,
@@ -271,7 +320,7 @@ function searchComments(req: Req): Part {
         JOIN communities c ON c.id = p.community_id LEFT JOIN user_profiles up ON up.user_id = cm.author_id`,
     );
   };
-  return windowPart<R>(req, statement, (rows) =>
+  return windowPart<R>(req, "comment", statement, (rows) =>
     group(req, "comment", rows, rows[0]?.total ?? 0, (r) => ({
       kind: "comment",
       id: r.id,
@@ -312,7 +361,7 @@ function searchMembers(req: Req): Part | null {
       JOIN communities c ON c.id = s.community_id`,
     );
   };
-  return windowPart<R>(req, statement, (rows) =>
+  return windowPart<R>(req, "member", statement, (rows) =>
     group(req, "member", rows, rows[0]?.total ?? 0, (r) => ({
       kind: "member",
       id: r.id,
@@ -474,6 +523,9 @@ function valuesOf(req: Req): Record<string, unknown> {
     after_t: req.after?.t,
     after_i: req.after?.i,
     limit: req.limit,
+    way_post: wayOf(req, "post"),
+    way_comment: wayOf(req, "comment"),
+    way_member: wayOf(req, "member"),
   };
 }
 
@@ -491,9 +543,10 @@ async function searchKinds(db: Db, req: Req, kinds: SearchKind[]): Promise<Group
   if (parts.length === 0) return kinds.map(empty);
   const build = () => {
     const q = shapeOf(req);
-    const columns = parts.map(
-      (p, i) =>
-        sql`(SELECT coalesce(json_agg(x ${p.order ? sql`ORDER BY ${p.order}` : sql``}), '[]'::json) FROM (${p.sql(q)}) x) AS ${sql.raw(`k${i}`)}`,
+    const columns = parts.map((p, i) =>
+      p.whole
+        ? sql`(${p.sql(q)}) AS ${sql.raw(`k${i}`)}`
+        : sql`(SELECT coalesce(json_agg(x ${p.order ? sql`ORDER BY ${p.order}` : sql``}), '[]'::json) FROM (${p.sql(q)}) x) AS ${sql.raw(`k${i}`)}`,
     );
     return sql`SELECT ${sql.join(columns, sql`, `)}`;
   };
