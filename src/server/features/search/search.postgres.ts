@@ -161,16 +161,10 @@ function windowed(req: Req, kind: WindowKind, from: SQL, where: SQL[], detail: (
 }
 
 /**
- * One part of the search statement: its rows' SQL (built from the request's shape, see shapeOf),
- * their order, and the groups the rows make (of the request itself).
+ * One part of the search statement: SQL answering one JSON value (built from the request's shape,
+ * see shapeOf), and the groups that value makes (of the request itself).
  */
-type Part = { sql: (q: Req) => SQL; order: SQL | null; groups: (rows: unknown[]) => Group[]; whole?: boolean };
-
-const part = <T>(statement: (q: Req) => SQL, order: SQL | null, groups: (rows: T[]) => Group[]): Part => ({
-  sql: statement,
-  order,
-  groups: groups as (rows: unknown[]) => Group[],
-});
+type Part = { sql: (q: Req) => SQL; groups: (answer: unknown) => Group[] };
 /** A kind's window (windowed), its rows in the page's order. */
 const windowPart = <T>(
   req: Req,
@@ -179,8 +173,6 @@ const windowPart = <T>(
   toGroup: (rows: T[]) => Group,
 ): Part => ({
   sql: statement,
-  order: null,
-  whole: true,
   groups: (answer) => {
     const { way, rows } = answer as unknown as { way: "index" | "walk"; rows: T[] };
     learnWay(req, kind, way);
@@ -428,11 +420,11 @@ function courseMatches(req: Req, kind: CourseKind): SQL {
 function searchCourses(req: Req, kinds: CourseKind[]): Part | null {
   if (req.category || req.author) return null;
   const statement = (q: Req) =>
-    sql.join(
+    sql`SELECT coalesce(json_agg(x), '[]'::json) FROM (${sql.join(
       kinds.map((k) => courseMatches(q, k)),
       sql` UNION ALL `,
-    );
-  return part<CourseRow & { kind: CourseKind }>(statement, null, (found) =>
+    )}) x`;
+  const groups = (found: (CourseRow & { kind: CourseKind })[]) =>
     kinds.map((kind) => {
       const lesson = kind === "lesson";
       const shown = found.flatMap((r) => {
@@ -456,8 +448,8 @@ function searchCourses(req: Req, kinds: CourseKind[]): Part | null {
         created_at: iso(r.created_at),
         locked: r.locked,
       }));
-    }),
-  );
+    });
+  return { sql: statement, groups: (answer) => groups(answer as (CourseRow & { kind: CourseKind })[]) };
 }
 
 const empty = (kind: SearchKind): Group => ({ kind, count: 0, results: [], next_cursor: null });
@@ -543,14 +535,10 @@ async function searchKinds(db: Db, req: Req, kinds: SearchKind[]): Promise<Group
   if (parts.length === 0) return kinds.map(empty);
   const build = () => {
     const q = shapeOf(req);
-    const columns = parts.map((p, i) =>
-      p.whole
-        ? sql`(${p.sql(q)}) AS ${sql.raw(`k${i}`)}`
-        : sql`(SELECT coalesce(json_agg(x ${p.order ? sql`ORDER BY ${p.order}` : sql``}), '[]'::json) FROM (${p.sql(q)}) x) AS ${sql.raw(`k${i}`)}`,
-    );
+    const columns = parts.map((p, i) => sql`(${p.sql(q)}) AS ${sql.raw(`k${i}`)}`);
     return sql`SELECT ${sql.join(columns, sql`, `)}`;
   };
-  const [row] = await executeShape<Record<string, unknown[]>>(db, shapeKey(req, kinds), build, valuesOf(req));
+  const [row] = await executeShape<Record<string, unknown>>(db, shapeKey(req, kinds), build, valuesOf(req));
   const byKind = new Map(parts.flatMap((p, i) => p.groups(row?.[`k${i}`] ?? [])).map((g) => [g.kind, g]));
   return kinds.map((k) => byKind.get(k) ?? empty(k));
 }
