@@ -343,15 +343,45 @@ describe("the backfill", () => {
     await f.q(`DELETE FROM search_documents WHERE kind = 'post' AND doc_id = $1`, [old]);
     expect(await find("tamarind")).toEqual([]);
     await f.q(`UPDATE search_backfill SET done = false, last_id = ''`);
+    // Rows are taken in creation order (not id order), so a community's newest documents sit together.
+    await f.q(`UPDATE posts SET created_at = created_at - interval '1 hour' WHERE id = $1`, [posts.de]);
+    const created = await f.q<{ id: string }>(`SELECT id::text AS id FROM posts ORDER BY created_at, id`);
     let batches = 0;
     for (;;) {
       const [{ n }] = await f.q<{ n: number }>(`SELECT hearth_search_backfill('post', 3) AS n`);
-      batches++;
+      if (batches++ === 0) {
+        const list = await f.q<{ id: string }>(`SELECT id FROM search_backfill_queue WHERE kind = 'post' ORDER BY seq`);
+        expect(list.map((r) => r.id)).toEqual(created.map((r) => r.id));
+        const [at] = await f.q<{ next_seq: number }>(`SELECT next_seq FROM search_backfill WHERE kind = 'post'`);
+        expect(Number(at.next_seq)).toBe(3);
+      }
       if (n < 3) break;
     }
     expect(batches).toBeGreaterThan(2);
     expect(await find("tamarind")).toEqual([old]);
-    const [state] = await f.q<{ done: boolean }>(`SELECT done FROM search_backfill WHERE kind = 'post'`);
-    expect(state.done).toBe(true);
+    const [state] = await f.q<{ done: boolean; next_seq: number | null }>(
+      `SELECT done, next_seq FROM search_backfill WHERE kind = 'post'`,
+    );
+    expect(state).toEqual({ done: true, next_seq: null });
+    expect(await f.q(`SELECT 1 FROM search_backfill_queue`)).toEqual([]);
+  });
+
+  it("goes on after the rows an earlier id-order run passed, and skips rows deleted since the list", async () => {
+    const a = await f.post(c.id, owner, "Quince paste, the first jar");
+    const b = await f.post(c.id, owner, "Quince paste, the second jar");
+    await f.q(`DELETE FROM search_documents WHERE kind = 'post' AND doc_id = ANY($1)`, [[a, b]]);
+    // An earlier version's progress: every id up to the smaller of the two was indexed.
+    const [lo, hi] = [a, b].sort();
+    await f.q(`UPDATE search_backfill SET done = false, last_id = $1, next_seq = NULL WHERE kind = 'post'`, [lo]);
+    const [{ n }] = await f.q<{ n: number }>(`SELECT hearth_search_backfill('post', 1) AS n`);
+    expect(n).toBe(1);
+    const list = await f.q<{ id: string }>(`SELECT id FROM search_backfill_queue WHERE kind = 'post' ORDER BY seq`);
+    expect(list.map((r) => r.id)).toContain(hi);
+    expect(list.map((r) => r.id)).not.toContain(lo);
+    expect(list.every((r) => r.id > lo)).toBe(true);
+    await f.q(`UPDATE posts SET deleted_at = now() WHERE id = $1`, [hi]);
+    await f.q(`DELETE FROM search_documents WHERE kind = 'post' AND doc_id = $1`, [hi]);
+    while ((await f.q<{ n: number }>(`SELECT hearth_search_backfill('post', 1) AS n`))[0].n === 1);
+    expect(await find("quince")).toEqual([]);
   });
 });
