@@ -299,6 +299,33 @@ describe("a community larger than the walk of newest documents", () => {
     }
     expect(seen).toEqual(expected);
   });
+
+  it("a remembered way still finds the newest: a word the longer walk answered, then posted again many times", async () => {
+    const other = await f.community(owner, { name: "Longer walk" });
+    await f.q(
+      `INSERT INTO posts (community_id, author_id, content, created_at, updated_at)
+       SELECT $1, $2, 'older note ' || n || CASE WHEN n % 40 = 0 THEN ' wombat' ELSE '' END,
+              now() - make_interval(mins => n + 1000), now()
+         FROM generate_series(1, $3::int) n`,
+      [other.id, owner.id, POSTS],
+    );
+    const wombats = async () =>
+      groupOf((await f.communitySearch(other.id, { q: "wombat", kind: "post" })).body, "post");
+    const first = await wombats();
+    expect(first.count).toBe(Math.floor(POSTS / 40));
+    // Asked again, it starts at the longer walk it needed: the same answer.
+    expect(await wombats()).toEqual(first);
+    // Now the word is common among the newest posts: the window is the newest of them, capped.
+    const fresh = await f.q<{ id: string }>(
+      `INSERT INTO posts (community_id, author_id, content, created_at, updated_at)
+       SELECT $1, $2, 'fresh wombat ' || n, now() - make_interval(secs => n), now()
+         FROM generate_series(1, 150) n ORDER BY n RETURNING id`,
+      [other.id, owner.id],
+    );
+    const after = await wombats();
+    expect(after.count).toBe(SEARCH_LIMITS.countCap);
+    expect(after.results.map((r) => r.id)).toEqual(fresh.slice(0, SEARCH_LIMITS.page).map((r) => r.id));
+  });
 });
 
 describe("highlights", () => {

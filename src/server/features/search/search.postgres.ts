@@ -90,12 +90,14 @@ const pageOrder = (req: Req, alias = "w") =>
  * The window of a kind's matches (`from` and `where` over search_documents d and the tsquery), its
  * count, and one page of it joined to `detail` (which selects from the page `w`).
  *
- * The newest WINDOW readable matches are found one of two ways, in one statement: by walking the
+ * The newest WINDOW readable matches are found one of three ways, in one statement: by walking the
  * scope's newest WALK documents of the kind (the b-tree on time; a common word fills the window within
- * a few hundred), or, only when that walk fell short and the scope has more documents than it read, by
- * the kind's GIN index (every match, then the newest; a rarer word has few). PostgreSQL runs the second
- * part only when its one-time condition holds, so each query pays for one way, and neither depends on
- * the planner guessing how common a word is (a guess that had a rare word walk a million comments).
+ * a few hundred); when that walk fell short but saw the word WALK_HITS times or more, by walking up to
+ * LONG_WALK; else, or when that fell short too (and the scope has more documents than it read), by the
+ * kind's GIN index (every match, then the newest; a rarer word has few). PostgreSQL runs a later part
+ * only when its one-time condition holds, so each query pays only for the ways it tries, and none
+ * depends on the planner guessing how common a word is (a guess that had a rare word walk a million
+ * comments). A remembered way (wayOf) starts at the way that answered the same query lately.
  */
 type WindowKind = "post" | "comment" | "member";
 
@@ -137,26 +139,30 @@ function windowed(req: Req, kind: WindowKind, from: SQL, where: SQL[], detail: (
      WHERE ${readable}
      ${newestFirst}`;
   // Which way answers, decided in order; PostgreSQL evaluates each part (a CTE) only when a
-  // condition it reaches needs it, so a common word never starts the longer walk or the count.
+  // condition it reaches needs it, so a common word never starts the longer walk or the count. A
+  // way remembered for the query (`way_<kind>`: 'index' or 'long', else 'probe') starts there.
   const short = sql.raw(`(SELECT count(*) FROM walked) < ${WINDOW} AND (SELECT more FROM scope)`);
   const fewHits = sql.raw(`(SELECT count(*) FROM walked) < ${WALK_HITS}`);
   const longShort = sql.raw(`(SELECT count(*) FROM walked_long) < ${WINDOW} AND (SELECT more FROM scope_long)`);
   const way = sql`${sql.placeholder(`way_${kind}`)}::text`;
+  const probe = sql`${way} = 'probe'`;
+  const long = sql`(${way} = 'long' OR (${probe} AND ${short} AND NOT ${fewHits}))`;
+  const byIndex = sql`(${way} = 'index' OR (${way} = 'long' AND ${longShort}) OR (${probe} AND ${short} AND (${fewHits} OR (${longShort}))))`;
   return sql`
     WITH walked AS MATERIALIZED (${walk(WALK)}),
     scope AS MATERIALIZED (${beyond(WALK)}),
     walked_long AS MATERIALIZED (${walk(LONG_WALK)}),
     scope_long AS MATERIALIZED (${beyond(LONG_WALK)}),
-    m AS (SELECT * FROM walked WHERE ${way} <> 'index' AND NOT (${short})
+    m AS (SELECT * FROM walked WHERE ${probe} AND NOT (${short})
           UNION ALL
-          SELECT * FROM walked_long WHERE ${way} <> 'index' AND ${short} AND NOT ${fewHits} AND NOT (${longShort})
+          SELECT * FROM walked_long WHERE ${long} AND NOT (${longShort})
           UNION ALL
-          SELECT * FROM (${indexed}) g WHERE ${way} = 'index' OR (${short} AND (${fewHits} OR (${longShort})))),
+          SELECT * FROM (${indexed}) g WHERE ${byIndex}),
     c AS (SELECT m.id COLLATE "C" AS id, m.rank, to_char(m.created_at AT TIME ZONE 'UTC', ${UTC}) COLLATE "C" AS t,
                  count(*) OVER ()::int AS total FROM m),
     w AS (SELECT * FROM c w WHERE ${keyset(req)} ORDER BY ${pageOrder(req)} LIMIT ${req.limit} + 1)
     SELECT json_build_object(
-      'way', (SELECT CASE WHEN ${way} = 'index' OR (${short} AND (${fewHits} OR (${longShort}))) THEN 'index' ELSE 'walk' END),
+      'way', (SELECT CASE WHEN ${byIndex} THEN 'index' WHEN ${long} THEN 'long' ELSE 'walk' END),
       'rows', coalesce((SELECT json_agg(x ORDER BY ${pageOrder(req, "x")}) FROM (${detail(sql`w`)}) x), '[]'::json))`;
 }
 
@@ -174,19 +180,22 @@ const windowPart = <T>(
 ): Part => ({
   sql: statement,
   groups: (answer) => {
-    const { way, rows } = answer as unknown as { way: "index" | "walk"; rows: T[] };
+    const { way, rows } = answer as unknown as { way: Way; rows: T[] };
     learnWay(req, kind, way);
     return [toGroup(rows)];
   },
 });
 
+/** The way that answered a kind's window: the first walk, the longer walk, or the GIN index. */
+type Way = "walk" | "long" | "index";
 /**
- * Which way answered a query lately, per kind, scope, viewer and filters: when it was the GIN index
- * (a word too rare for the walks), the same query skips its walks and scope counts for a minute,
- * then walks again to check. Both ways give the same window (the newest readable matches), so a
- * hint changes what a query costs, never what it finds.
+ * Which way answered a query lately, per kind, scope, viewer and filters: when it was the longer walk
+ * (a word the first walk found too few of) or the GIN index (a word too rare for the walks), the same
+ * query starts there for a minute, skipping the walks and scope counts before it, then walks from the
+ * start again to check. Every way gives the same window (the newest readable matches), so a hint
+ * changes what a query costs, never what it finds.
  */
-const ways = new Map<string, number>();
+const ways = new Map<string, { way: Exclude<Way, "walk">; until: number }>();
 const WAY_MS = 60_000;
 const wayKey = (req: Req, kind: WindowKind) =>
   JSON.stringify([
@@ -199,22 +208,23 @@ const wayKey = (req: Req, kind: WindowKind) =>
     req.from,
     req.to,
   ]);
-function learnWay(req: Req, kind: WindowKind, way: "index" | "walk") {
+function learnWay(req: Req, kind: WindowKind, way: Way) {
   const key = wayKey(req, kind);
-  if (way === "index") {
-    if (!ways.has(key)) ways.set(key, Date.now() + WAY_MS);
-    if (ways.size > 1_000) ways.delete(ways.keys().next().value as string);
-  } else ways.delete(key);
+  if (way === "walk") return void ways.delete(key);
+  const known = ways.get(key);
+  // A hint keeps the time it was first learned: the query walks from the start again after a minute.
+  ways.set(key, { way, until: known?.until ?? Date.now() + WAY_MS });
+  if (ways.size > 1_000) ways.delete(ways.keys().next().value as string);
 }
-function wayOf(req: Req, kind: WindowKind): "index" | "probe" {
+function wayOf(req: Req, kind: WindowKind): Exclude<Way, "walk"> | "probe" {
   const key = wayKey(req, kind);
-  const until = ways.get(key);
-  if (until === undefined) return "probe";
-  if (until < Date.now()) {
+  const known = ways.get(key);
+  if (!known) return "probe";
+  if (known.until < Date.now()) {
     ways.delete(key);
     return "probe";
   }
-  return "index";
+  return known.way;
 }
 
 function group<T extends { id: string; rank: number; t: string }>(
