@@ -1,6 +1,6 @@
 import { serverLatencyProbe, sqlCounter, sqlDistribution, sqlOf, type ChildServer, type SqlCount } from "./children";
 import { cores, int, pct } from "./format";
-import { compare, measure, type ComparisonRounds, type LoadRequest, type LoadResult } from "./load";
+import { compare, measure, serverP95Of, type ComparisonRounds, type LoadRequest, type LoadResult } from "./load";
 import type { ResultRow, ScenarioOptions } from "./scenario";
 
 /** Seconds of the one-connection measurement after each comparison (at most BENCH_SECONDS). */
@@ -63,6 +63,7 @@ export async function compareEndpoint(input: {
     );
   }
   const { requestsPerSecond, p50, p99, non2xx, errors, server, sqlCount } = c.hearth;
+  const p95 = serverP95Of(c);
   const row: ResultRow = {
     endpoint,
     connections,
@@ -72,7 +73,7 @@ export async function compareEndpoint(input: {
     non2xx,
     errors,
     reference: { label: "bare node:http", requestsPerSecond: c.baseline.requestsPerSecond },
-    serverP95: server?.p95,
+    serverP95: p95.p95,
     sql,
     responseBytes: input.responseBytes,
     ...input.row,
@@ -87,7 +88,7 @@ export async function compareEndpoint(input: {
       : "") +
     `at ${int(connections)} connections ${windowSql(sqlCount!)}; ` +
     (server
-      ? `inside the server p50 ${server.p50} ms, p95 ${server.p95} ms, p99 ${server.p99} ms, max ${server.max} ms ` +
+      ? `inside the server (the round of the median ratio) p50 ${server.p50} ms, p95 ${server.p95} ms, p99 ${server.p99} ms, max ${server.max} ms ` +
         `over ${int(server.count)} requests; `
       : "") +
     (single?.server
@@ -96,6 +97,7 @@ export async function compareEndpoint(input: {
       : "") +
     `the bare server at the client p50 ${c.baseline.p50} ms, p99 ${c.baseline.p99} ms; ` +
     (c.rounds.length > 1 ? `ratio by round ${c.rounds.map((r) => pct(r.ratio)).join(", ")}; ` : "") +
+    p95.note +
     // A spike's question is whether every connection got an answer: each round's, not the median's.
     (input.noSingle
       ? `connections left without an answer (errors and timeouts) by round: Hearth ` +

@@ -157,6 +157,20 @@ export type Comparison = { hearth: LoadResult; baseline: LoadResult; ratio: numb
 export type ComparisonRounds = Comparison & { rounds: Comparison[] };
 
 /**
+ * Hearth's server p95 of a comparison: a latency of Hearth alone, so the median of its rounds' p95s,
+ * not the p95 of the round with the median ratio (which the baseline's own swings choose); and the
+ * note that shows each round's.
+ */
+export function serverP95Of(c: ComparisonRounds): { p95: number | undefined; note: string } {
+  const byRound = c.rounds.flatMap((r) => (r.hearth.server ? [r.hearth.server.p95] : []));
+  if (byRound.length < 2) return { p95: c.hearth.server?.p95, note: "" };
+  return {
+    p95: median(byRound),
+    note: `server p95 by round ${byRound.map((v) => `${v} ms`).join(", ")} (the table's: their median); `,
+  };
+}
+
+/**
  * Measures Hearth and its baseline back to back, `rounds` times alternating (baseline first), and
  * keeps the round with the median ratio: on a shared machine both sides of a ratio should see the
  * same neighbours.

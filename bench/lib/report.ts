@@ -152,7 +152,7 @@ const PREAMBLE = `# Performance
 
 Measured by the harness in \`bench/\`: \`npm run bench\` runs every scenario, \`npm run bench -- <scenario>\`
 the named ones (\`BENCH_SECONDS\` sets the measured seconds, \`BENCH_ROUNDS\` repeats each comparison and
-keeps the median, \`BENCH_WORKERS\` runs each Hearth server and each baseline as that many processes on one
+keeps the round with the median ratio, and the median of the rounds' server p95s, \`BENCH_WORKERS\` runs each Hearth server and each baseline as that many processes on one
 port, as \`WORKERS\` does). The machines we measure on are small and shared, so absolute numbers move from run to
 run: each Hearth number is reported as a ratio against a baseline measured in the same run, on the same
 machine, seconds apart. To see where an endpoint spends its CPU, run

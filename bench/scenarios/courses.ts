@@ -23,7 +23,7 @@ import {
   sqlOf,
 } from "../lib/children";
 import { fetchFixed, signIn } from "../lib/hearth-client";
-import { compare, type ComparisonRounds } from "../lib/load";
+import { compare, serverP95Of, type ComparisonRounds } from "../lib/load";
 import type { ResultRow, Scenario } from "../lib/scenario";
 import { cores, int, pct } from "../lib/format";
 
@@ -199,7 +199,7 @@ export const courses: Scenario = {
               non2xx,
               errors,
               reference: { label: "bare node:http", requestsPerSecond: c.baseline.requestsPerSecond },
-              serverP95: server?.p95,
+              serverP95: serverP95Of(c).p95,
               serverP95GoalMs: read.goals ? SERVER_P95_GOAL_MS : undefined,
               sql,
               sqlGoal: read.goals && sql ? SQL_GOAL : undefined,
@@ -218,6 +218,7 @@ export const courses: Scenario = {
                   : "") +
                 `the bare server's latency at the client p50 ${c.baseline.p50} ms, p99 ${c.baseline.p99} ms; ` +
                 (c.rounds.length > 1 ? `ratio by round ${c.rounds.map((r) => pct(r.ratio)).join(", ")}; ` : "") +
+                serverP95Of(c).note +
                 `cores while measuring Hearth: ${cores(c.hearth)}; the baseline: ${cores(c.baseline)}.`,
             );
           }

@@ -22,7 +22,7 @@ import {
 } from "../lib/children";
 import { prepareDataset } from "../lib/datasets";
 import { fetchFixed, signIn } from "../lib/hearth-client";
-import { compare, measure } from "../lib/load";
+import { compare, measure, serverP95Of } from "../lib/load";
 import type { ResultRow, Scenario } from "../lib/scenario";
 import { cores, int, pct } from "../lib/format";
 
@@ -308,7 +308,7 @@ export const posts: Scenario = {
             errors,
             reference: { label: "bare node:http", requestsPerSecond: c.baseline.requestsPerSecond },
             goal: read.goal,
-            serverP95: server?.p95,
+            serverP95: serverP95Of(c).p95,
             serverP95GoalMs: read.p95Goal,
             sql,
             sqlGoal: read.sqlGoal,
@@ -328,6 +328,7 @@ export const posts: Scenario = {
                   `${single.server.p50} ms, p95 ${single.server.p95} ms; `
                 : "") +
               (c.rounds.length > 1 ? `ratio by round ${c.rounds.map((r) => pct(r.ratio)).join(", ")}; ` : "") +
+              serverP95Of(c).note +
               `cores while measuring Hearth: ${cores(c.hearth)}; the baseline: ${cores(c.baseline)}.`,
           );
         }
