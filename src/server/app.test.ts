@@ -14,6 +14,7 @@ describe("HTTP basics", () => {
   it("reports health after a database round trip", async () => {
     const res = await http.get("/api/health");
     expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
     expect(res.body).toEqual({ status: "ok", database: "ok" });
   });
 
