@@ -5,6 +5,7 @@ import { safeRedirectPath } from "#shared/safe-redirect";
 import { AppError, notFound } from "#server/lib/errors";
 import type { AppContext } from "#server/context";
 import { RATE_RULES, type RateRule } from "#server/lib/rate-limit";
+import { sendJsonText } from "#server/lib/json-reply";
 
 /** Better Auth's error codes, answered with the spec's texts where the spec has one. */
 const MESSAGES_BY_CODE: Record<string, Record<string, string>> = {
@@ -137,7 +138,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         // The session token lives only in the HttpOnly cookie; script never needs to see it.
         const parsed = JSON.parse(text) as unknown;
         if (parsed && typeof parsed === "object" && "token" in parsed) delete (parsed as { token?: unknown }).token;
-        return reply.type("application/json; charset=utf-8").send(JSON.stringify(parsed));
+        return sendJsonText(reply, JSON.stringify(parsed));
       }
       return reply.send(text.length ? text : null);
     },

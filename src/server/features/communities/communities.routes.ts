@@ -23,6 +23,7 @@ import { findDirectory } from "./communities.directory";
 import { replaceCover, replaceIcon } from "./communities.images";
 import { createCommunity, deleteCommunity, regenerateInvite, updateCommunity } from "./communities.service";
 import { findCommunityStats, findCommunityView } from "./communities.view";
+import { sendJsonText } from "#server/lib/json-reply";
 
 const roleEnum = z.enum(COMMUNITY_ROLES);
 const permissionEnum = z.enum(Object.keys(PERMISSIONS) as [Permission, ...Permission[]]);
@@ -56,7 +57,7 @@ async function sendCached(reply: FastifyReply, ctx: AppContext, key: string, com
     body = JSON.stringify(await compute());
     ctx.publicCache.set(key, body);
   }
-  return reply.type("application/json; charset=utf-8").send(body);
+  return sendJsonText(reply, body);
 }
 
 const postCategoryDto = z.object({ id: z.string(), name: z.string(), emoji: z.string(), order_index: z.number() });

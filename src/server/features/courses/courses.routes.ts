@@ -1,4 +1,3 @@
-import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
@@ -18,6 +17,7 @@ import { completeLesson, createLesson, deleteLesson, reorderLessons, updateLesso
 import { createModule, deleteModule, reorderModules, updateModule } from "./courses.modules";
 import { findCourse, listCourses } from "./courses.read";
 import { createCourse, deleteCourse, purchaseCourse, reorderCourses, updateCourse } from "./courses.service";
+import { sendJsonText } from "#server/lib/json-reply";
 
 const courseDto = z.object({
   id: z.string(),
@@ -150,7 +150,7 @@ export const courseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
       const detail = await findCourse({ ctx, viewer: await ctx.viewer(request), courseId: request.params.courseId });
       // Sent as built (findCourse builds every field by hand, locked lessons without video or
       // resources): validating a course of 1,000 lessons against the schema cost more than the queries.
-      return (reply as FastifyReply).type("application/json; charset=utf-8").send(JSON.stringify(detail));
+      return sendJsonText(reply, JSON.stringify(detail));
     },
   );
 

@@ -1,10 +1,10 @@
-import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { calendarMonthDto, calendarMonthQuery } from "#shared/calendar.schemas";
 import type { AppContext } from "#server/context";
 import { errorResponses } from "#server/lib/schemas";
 import { calendarMonth } from "./calendar-month";
+import { sendJsonText } from "#server/lib/json-reply";
 
 export const calendarMonthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
@@ -21,7 +21,7 @@ export const calendarMonthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
     async (request, reply) => {
       const body = await calendarMonth(ctx, await ctx.viewer(request), request.params.communityId, request.query);
       // Sent as built by PostgreSQL and kept per community (calendar-month.ts).
-      return (reply as FastifyReply).type("application/json; charset=utf-8").send(body);
+      return sendJsonText(reply, body);
     },
   );
 };

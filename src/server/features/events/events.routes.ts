@@ -1,4 +1,3 @@
-import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
@@ -13,6 +12,7 @@ import type { AppContext } from "#server/context";
 import { errorResponses } from "#server/lib/schemas";
 import { getOccurrence, listOccurrences } from "./events.read";
 import { cancelEvent, createEvent, updateEvent } from "./events.service";
+import { sendJsonText } from "#server/lib/json-reply";
 
 const communityParams = z.object({ communityId: z.string().min(1).max(120) });
 const occurrenceParams = z.object({ occurrenceId: z.string().max(60) });
@@ -36,7 +36,7 @@ export const eventRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       const page = await listOccurrences(ctx, await ctx.viewer(request), request.params.communityId, request.query);
       // Sent as built (toDto builds every field): a month view holds thousands of occurrences, and
       // checking each against the schema cost more than the query.
-      return (reply as FastifyReply).type("application/json; charset=utf-8").send(JSON.stringify(page));
+      return sendJsonText(reply, JSON.stringify(page));
     },
   );
 

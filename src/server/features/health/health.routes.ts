@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
-import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppContext } from "#server/context";
 import { readiness } from "./readiness";
+import { sendJsonText } from "#server/lib/json-reply";
 
 /** The healthy answer's bytes, made once (the 200 schema below describes it). */
 const HEALTHY = JSON.stringify({ status: "ok", database: "ok" });
@@ -45,7 +45,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     async (_req, reply) => {
       // The answer is a constant: sent as its JSON text, it skips the response check and serializer
       // that every probe would pay for the same 31 bytes (issue 23, per-request layers).
-      if (await databaseAnswers()) return (reply as FastifyReply).type("application/json; charset=utf-8").send(HEALTHY);
+      if (await databaseAnswers()) return sendJsonText(reply, HEALTHY);
       return reply.status(503).send({ status: "degraded" as const, database: "unreachable" as const });
     },
   );

@@ -1,4 +1,3 @@
-import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { MESSAGE_LIMITS } from "#shared/messaging";
@@ -30,6 +29,7 @@ import {
   sendMessage,
   unreadConversations,
 } from "./messages.service";
+import { sendJsonText } from "#server/lib/json-reply";
 
 const conversationParams = z.object({ id: z.string().min(1).max(100) });
 const messageParams = z.object({ id: z.string().min(1).max(100) });
@@ -63,7 +63,7 @@ export const messageRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     async (request, reply) => {
       const body = await findInbox({ ctx, viewer: await ctx.requireViewer(request), ...request.query });
       // Sent as built (toConversationDto writes each field): the first page is kept serialized.
-      return (reply as FastifyReply).type("application/json; charset=utf-8").send(body);
+      return sendJsonText(reply, body);
     },
   );
 

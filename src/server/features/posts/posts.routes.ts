@@ -1,4 +1,3 @@
-import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { LIMITS } from "#shared/limits";
@@ -27,6 +26,7 @@ import {
   uploadPostImage,
   votePoll,
 } from "./posts.service";
+import { sendJsonText } from "#server/lib/json-reply";
 
 const communityParams = z.object({ communityId: z.string().min(1).max(120) });
 const postParams = z.object({ postId: z.string().min(1).max(60) });
@@ -52,7 +52,7 @@ export const postRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         cursor: request.query.cursor,
       });
       // Sent as built: validating 50 posts against the schema on every read cost more than building them.
-      return (reply as FastifyReply).type("application/json; charset=utf-8").send(body);
+      return sendJsonText(reply, body);
     },
   );
 
@@ -157,7 +157,7 @@ export const postRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
       const body = viewer
         ? await findPostForViewer({ ctx, viewer, postId: request.params.postId })
         : await findPublicPost({ ctx, postId: request.params.postId });
-      return (reply as FastifyReply).type("application/json; charset=utf-8").send(body);
+      return sendJsonText(reply, body);
     },
   );
 

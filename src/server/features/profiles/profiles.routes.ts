@@ -1,4 +1,3 @@
-import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { MAX_LEVEL, MIN_LEVEL } from "#shared/levels";
@@ -21,6 +20,7 @@ import {
   updateNotificationSettings,
   updateProfile,
 } from "./profiles.service";
+import { sendJsonText } from "#server/lib/json-reply";
 
 const profileDto = z.object({
   id: z.string(),
@@ -137,7 +137,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       // change to the session, user or profile replaces in every process (lib/session.ts).
       let body = meBodies.get(viewer);
       if (body === undefined) meBodies.set(viewer, (body = JSON.stringify(meDto.parse(findMe({ viewer })))));
-      return (reply as FastifyReply).type("application/json; charset=utf-8").send(body);
+      return sendJsonText(reply, body);
     },
   );
 
