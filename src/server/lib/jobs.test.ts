@@ -306,3 +306,42 @@ describe("concurrency per queue", () => {
     expect((await rows(narrow)).every((r) => r.done_at !== null)).toBe(true);
   });
 });
+
+describe("batches", () => {
+  it("hands a batch queue's claimed jobs over together, size at a time: the done ones marked, a failed one retried alone", async () => {
+    const queue = queueName();
+    for (let i = 0; i < 7; i++) await enqueueJob(t.database.db, queue, { n: i });
+    const seen: number[][] = [];
+    const w = worker({ [queue]: async () => {} });
+    w.setBatch(queue, 3, async (jobs) => {
+      seen.push(jobs.map((j) => Number(j.payload.n)));
+      const bad = jobs.find((j) => j.payload.n === 4);
+      return new Map(bad ? [[bad.id, new Error("no answer for 4")]] : []);
+    });
+    expect(await w.runOnce()).toBe(7);
+    expect(seen.map((b) => b.length)).toEqual([3, 3, 1]);
+    expect(seen.flat().sort()).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    const after = await rows(queue);
+    expect(after.filter((r) => r.status === "done")).toHaveLength(6);
+    expect(after.find((r) => r.status !== "done")).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      last_error: "no answer for 4",
+      locked_until: null,
+    });
+  });
+
+  it("a batch that throws fails each of its jobs, for a retry", async () => {
+    const queue = queueName();
+    for (let i = 0; i < 2; i++) await enqueueJob(t.database.db, queue, { n: i });
+    const w = worker({ [queue]: async () => {} });
+    w.setBatch(queue, 10, async () => {
+      throw new Error("database gone");
+    });
+    await w.runOnce();
+    expect(await rows(queue)).toMatchObject([
+      { status: "pending", attempts: 1, last_error: "database gone" },
+      { status: "pending", attempts: 1, last_error: "database gone" },
+    ]);
+  });
+});

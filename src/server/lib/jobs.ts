@@ -3,6 +3,11 @@ import type { Db } from "#server/db/client";
 import { jobs } from "#server/db/schema/index";
 
 export type JobHandler = (payload: Record<string, unknown>) => Promise<void>;
+/**
+ * Runs several claimed jobs of one queue together (setBatch). Returns the jobs that failed, by id,
+ * with their errors; every other job of the batch is marked done (one statement for the batch).
+ */
+export type BatchHandler = (jobs: { id: number; payload: Record<string, unknown> }[]) => Promise<Map<number, unknown>>;
 type Log = { error: (obj: unknown, msg?: string) => void };
 
 export type EnqueueOptions = {
@@ -141,6 +146,8 @@ export class JobWorker {
   private readonly scheduledSlots = new Map<string, number>();
   /** Queues whose claimed jobs may run side by side in this process, and how many at once. */
   private readonly concurrency = new Map<string, number>();
+  /** Queues whose claimed jobs run together, up to `size` a batch (setBatch). */
+  private readonly batches = new Map<string, { size: number; run: BatchHandler }>();
 
   constructor(
     private readonly db: Db,
@@ -177,6 +184,16 @@ export class JobWorker {
   setConcurrency(queue: string, n: number): void {
     if (!Number.isInteger(n) || n < 1) throw new Error(`setConcurrency(${queue}): ${n} is not a whole number ≥ 1`);
     this.concurrency.set(queue, n);
+  }
+
+  /**
+   * Hands the claimed jobs of `queue` to `run` together, up to `size` at a time, instead of to its
+   * handler one by one (which stays for runs of one). Only for work that shares a lot between jobs
+   * and whose effects are idempotent: the payment events, applied per object.
+   */
+  setBatch(queue: string, size: number, run: BatchHandler): void {
+    if (!Number.isInteger(size) || size < 1) throw new Error(`setBatch(${queue}): ${size} is not a whole number ≥ 1`);
+    this.batches.set(queue, { size, run });
   }
 
   /** Adds a recurring job (its queue needs a handler here too). Each pass enqueues its due slot. */
@@ -264,12 +281,18 @@ export class JobWorker {
         // Jobs of queues without concurrency run one after another, as they always did; a
         // concurrent queue's jobs run up to its limit at once, beside them.
         const lanes = new Map<string, ClaimedJob[]>();
+        const batched = new Map<string, ClaimedJob[]>();
         for (const job of claimed.rows) {
+          if (this.batches.has(job.queue)) {
+            batched.set(job.queue, [...(batched.get(job.queue) ?? []), job]);
+            continue;
+          }
           const key = (this.concurrency.get(job.queue) ?? 1) > 1 ? job.queue : "";
           lanes.set(key, [...(lanes.get(key) ?? []), job]);
         }
-        await Promise.all(
-          [...lanes].map(async ([queue, list]) => {
+        await Promise.all([
+          ...[...batched].map(([queue, list]) => this.runBatches(queue, list)),
+          ...[...lanes].map(async ([queue, list]) => {
             const width = queue ? this.concurrency.get(queue)! : 1;
             let next = 0;
             await Promise.all(
@@ -278,7 +301,7 @@ export class JobWorker {
               }),
             );
           }),
-        );
+        ]);
       }
       // Pruned at most every ten minutes per process.
       if (this.now() - this.lastPrune > 10 * 60_000) {
@@ -293,9 +316,28 @@ export class JobWorker {
     return count;
   }
 
-  /** Jobs claimed per query: 10, or more when a queue runs more at once. */
+  /** Jobs claimed per query: 10, or more when a queue runs more at once or in batches. */
   private batchSize(): number {
-    return Math.max(10, ...this.concurrency.values());
+    return Math.max(10, ...this.concurrency.values(), ...[...this.batches.values()].map((b) => b.size));
+  }
+
+  /** A batch queue's claimed jobs, `size` at a time: the done ones marked in one statement. */
+  private async runBatches(queue: string, list: ClaimedJob[]): Promise<void> {
+    const { size, run } = this.batches.get(queue)!;
+    for (let i = 0; i < list.length; i += size) {
+      const jobs = list.slice(i, i + size);
+      let failures: Map<number, unknown>;
+      try {
+        failures = await run(jobs.map((j) => ({ id: j.id, payload: j.payload })));
+      } catch (err) {
+        failures = new Map(jobs.map((j) => [j.id, err]));
+      }
+      const done = jobs.filter((j) => !failures.has(j.id)).map((j) => j.id);
+      if (done.length > 0)
+        await this.db.execute(sql`
+          UPDATE jobs SET done_at = now(), locked_until = NULL, last_error = NULL WHERE id = ANY(${sql.param(done)}::bigint[])`);
+      for (const job of jobs) if (failures.has(job.id)) await this.failed(job, failures.get(job.id));
+    }
   }
 
   private async runJob(job: ClaimedJob): Promise<void> {

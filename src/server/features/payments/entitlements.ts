@@ -139,103 +139,118 @@ export async function applySubscription(
     await lockObject(tx, `${provider.name}:${subscriptionId}`);
     const sub = await provider.getSubscription(subscriptionId);
     if (!sub) return null;
-    // The entitlement with its price's provider id: the price is looked up again only when it changed.
-    const [found] = await tx
-      .select({ row: entitlements, currentPriceRef: prices.providerPriceId })
-      .from(entitlements)
-      .leftJoin(prices, eq(prices.id, entitlements.priceId))
-      .where(and(eq(entitlements.provider, provider.name), eq(entitlements.providerSubscriptionId, sub.id)));
-    const current = found?.row;
-    const status = statusOf(sub);
-    if (!current && status === null) return null;
-    const samePrice = !!current && found.currentPriceRef === sub.providerPriceId;
-    const price = samePrice
-      ? null
-      : await priceByProviderId(tx, provider, sub.providerPriceId, current ? undefined : sub.metadata.price_id);
-    if (!current && (!price || !sub.metadata.user_id)) {
-      ctx.log.warn(
-        { subscription: sub.id },
-        "payments: a subscription Hearth did not start (no price or user); ignored",
-      );
-      return null;
-    }
-    // A grace period that ran out stays ended while the provider keeps retrying (still past due):
-    // only a paid invoice (active) opens it again, never a later event or the reconciliation.
-    const lapsed = current?.status === "expired" && status === "past_due";
-    const next = lapsed ? "expired" : (status ?? current!.status);
-    const now = new Date();
-    let graceEndsAt = current?.graceEndsAt ?? null;
-    if (next === "past_due" && !graceEndsAt) {
-      const communityId = price?.communityId ?? current?.communityId;
-      const [c] = communityId
-        ? await tx.select({ graceDays: communities.graceDays }).from(communities).where(eq(communities.id, communityId))
-        : [];
-      graceEndsAt = new Date(now.getTime() + (c?.graceDays ?? 7) * DAY_MS);
-    }
-    if (next !== "past_due") graceEndsAt = null;
-    const fields = {
-      status: next,
-      providerCustomerId: sub.customerId,
-      currentPeriodEnd: next === "expired" ? (current?.currentPeriodEnd ?? sub.currentPeriodEnd) : sub.currentPeriodEnd,
-      cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
-      trialEndsAt: sub.trialEnd,
-      graceEndsAt,
-      endedAt: next === "expired" ? (current?.endedAt ?? now) : null,
-      providerUpdatedAt: sub.updatedAt,
-      updatedAt: now,
-      ...(price
-        ? {
-            priceId: price.id,
-            tierId: price.tierId,
-            amount: price.amount,
-            currency: price.currency,
-            interval: price.interval,
-          }
-        : {}),
-    };
-    // Nothing changed (a repeated or older event, a reconciliation pass): no write, nothing to tell.
-    if (current && !price && unchanged(current, fields)) return current;
-    let row: EntitlementRow;
-    if (current) {
-      [row] = await tx.update(entitlements).set(fields).where(eq(entitlements.id, current.id)).returning();
-    } else {
-      [row] = await tx
-        .insert(entitlements)
-        .values({
-          ...fields,
-          userId: sub.metadata.user_id!,
-          kind: price!.product === "creator_plan" ? "creator_plan" : "community",
-          communityId: price!.communityId,
-          priceId: price!.id,
-          amount: price!.amount,
-          currency: price!.currency,
-          interval: price!.interval,
-          provider: provider.name,
-          providerSubscriptionId: sub.id,
-        })
-        .returning();
-      // First sight without its checkout's event (a missed webhook, the reconciliation): the
-      // member's waiting page learns it too.
-      const checkoutId = sub.metadata.checkout_id;
-      if (checkoutId && /^[0-9a-f-]{36}$/i.test(checkoutId))
-        await tx
-          .update(checkoutSessions)
-          .set({ status: "complete", entitlementId: row.id, updatedAt: now })
-          .where(
-            and(
-              eq(checkoutSessions.id, checkoutId),
-              eq(checkoutSessions.userId, row.userId),
-              eq(checkoutSessions.status, "open"),
-            ),
-          );
-    }
-    await scheduleLapse(tx, row);
-    if (row.status === "past_due" && current?.status !== "past_due") await tellPastDue(ctx, tx, row);
+    const written = await writeSubscription(ctx, tx, provider, sub);
     // Last before the commit: adding a member locks the community's row (its member count), which
     // every other purchase in that community waits for.
-    await syncMembership(tx, row, isOpen(current));
-    return row;
+    if (written) await syncMembership(tx, written.row, written.wasOpen);
+    return written?.row ?? null;
   });
+}
+
+/** A subscription written, and whether its entitlement was open before (for syncMembership). */
+export type WrittenSubscription = { row: EntitlementRow; wasOpen: boolean };
+
+/**
+ * Writes the entitlement of a subscription just re-read from the provider, inside a transaction
+ * holding the subscription's lock (applySubscription, or a batch of events: batch.ts). The
+ * membership it pays for is the caller's to sync, last.
+ */
+export async function writeSubscription(
+  ctx: AppContext,
+  tx: Queryable,
+  provider: PaymentProvider,
+  sub: ProviderSubscription,
+): Promise<WrittenSubscription | null> {
+  // The entitlement with its price's provider id: the price is looked up again only when it changed.
+  const [found] = await tx
+    .select({ row: entitlements, currentPriceRef: prices.providerPriceId })
+    .from(entitlements)
+    .leftJoin(prices, eq(prices.id, entitlements.priceId))
+    .where(and(eq(entitlements.provider, provider.name), eq(entitlements.providerSubscriptionId, sub.id)));
+  const current = found?.row;
+  const status = statusOf(sub);
+  if (!current && status === null) return null;
+  const samePrice = !!current && found.currentPriceRef === sub.providerPriceId;
+  const price = samePrice
+    ? null
+    : await priceByProviderId(tx, provider, sub.providerPriceId, current ? undefined : sub.metadata.price_id);
+  if (!current && (!price || !sub.metadata.user_id)) {
+    ctx.log.warn({ subscription: sub.id }, "payments: a subscription Hearth did not start (no price or user); ignored");
+    return null;
+  }
+  // A grace period that ran out stays ended while the provider keeps retrying (still past due):
+  // only a paid invoice (active) opens it again, never a later event or the reconciliation.
+  const lapsed = current?.status === "expired" && status === "past_due";
+  const next = lapsed ? "expired" : (status ?? current!.status);
+  const now = new Date();
+  let graceEndsAt = current?.graceEndsAt ?? null;
+  if (next === "past_due" && !graceEndsAt) {
+    const communityId = price?.communityId ?? current?.communityId;
+    const [c] = communityId
+      ? await tx.select({ graceDays: communities.graceDays }).from(communities).where(eq(communities.id, communityId))
+      : [];
+    graceEndsAt = new Date(now.getTime() + (c?.graceDays ?? 7) * DAY_MS);
+  }
+  if (next !== "past_due") graceEndsAt = null;
+  const fields = {
+    status: next,
+    providerCustomerId: sub.customerId,
+    currentPeriodEnd: next === "expired" ? (current?.currentPeriodEnd ?? sub.currentPeriodEnd) : sub.currentPeriodEnd,
+    cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
+    trialEndsAt: sub.trialEnd,
+    graceEndsAt,
+    endedAt: next === "expired" ? (current?.endedAt ?? now) : null,
+    providerUpdatedAt: sub.updatedAt,
+    updatedAt: now,
+    ...(price
+      ? {
+          priceId: price.id,
+          tierId: price.tierId,
+          amount: price.amount,
+          currency: price.currency,
+          interval: price.interval,
+        }
+      : {}),
+  };
+  // Nothing changed (a repeated or older event, a reconciliation pass): no write, nothing to tell.
+  if (current && !price && unchanged(current, fields)) return { row: current, wasOpen: isOpen(current) };
+  let row: EntitlementRow;
+  if (current) {
+    [row] = await tx.update(entitlements).set(fields).where(eq(entitlements.id, current.id)).returning();
+  } else {
+    [row] = await tx
+      .insert(entitlements)
+      .values({
+        ...fields,
+        userId: sub.metadata.user_id!,
+        kind: price!.product === "creator_plan" ? "creator_plan" : "community",
+        communityId: price!.communityId,
+        priceId: price!.id,
+        amount: price!.amount,
+        currency: price!.currency,
+        interval: price!.interval,
+        provider: provider.name,
+        providerSubscriptionId: sub.id,
+      })
+      .returning();
+    // First sight without its checkout's event (a missed webhook, the reconciliation): the
+    // member's waiting page learns it too.
+    const checkoutId = sub.metadata.checkout_id;
+    if (checkoutId && /^[0-9a-f-]{36}$/i.test(checkoutId))
+      await tx
+        .update(checkoutSessions)
+        .set({ status: "complete", entitlementId: row.id, updatedAt: now })
+        .where(
+          and(
+            eq(checkoutSessions.id, checkoutId),
+            eq(checkoutSessions.userId, row.userId),
+            eq(checkoutSessions.status, "open"),
+          ),
+        );
+  }
+  await scheduleLapse(tx, row);
+  if (row.status === "past_due" && current?.status !== "past_due") await tellPastDue(ctx, tx, row);
+  return { row, wasOpen: isOpen(current) };
 }
 
 const sameTime = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
@@ -411,9 +426,24 @@ export async function applyInvoice(ctx: AppContext, provider: PaymentProvider, i
   const invoice: ProviderInvoice | null = await provider.getInvoice(invoiceId);
   if (!invoice?.subscriptionId) return null;
   const row = await applySubscription(ctx, provider, invoice.subscriptionId);
+  await recordInvoice(ctx.db, provider, invoice, row, failed);
+  return row;
+}
+
+/**
+ * An invoice's payment, once: a paid one as succeeded; an unpaid one as failed when its event said
+ * the payment failed (`failed`), else nothing yet.
+ */
+export async function recordInvoice(
+  db: Queryable,
+  provider: PaymentProvider,
+  invoice: ProviderInvoice,
+  row: EntitlementRow | null,
+  failed: boolean,
+) {
   const paid = invoice.status === "paid";
-  if (!paid && !failed) return row;
-  await recordPayment(ctx.db, {
+  if (!paid && !failed) return;
+  await recordPayment(db, {
     entitlement: row,
     kind: "charge",
     status: paid ? "succeeded" : "failed",
@@ -425,7 +455,6 @@ export async function applyInvoice(ctx: AppContext, provider: PaymentProvider, i
     fee: invoice.fee,
     description: row?.kind === "creator_plan" ? "Creator plan" : "Membership",
   });
-  return row;
 }
 
 /** A refund that went through closes the one-time purchase it refunds, and is recorded. */

@@ -11,6 +11,7 @@ import {
   LAPSE_QUEUE,
   statusOf,
 } from "./entitlements";
+import { EVENT_GROUPS, markProcessed, processEventBatch } from "./event-batch";
 import type { PaymentProvider, ProviderEvent } from "./provider";
 import { isSimulated, paymentProvider } from "./provider-registry";
 
@@ -23,8 +24,8 @@ import { isSimulated, paymentProvider } from "./provider-registry";
 export const EVENT_QUEUE = "payments.event";
 export const RECONCILE_QUEUE = "payments.reconcile";
 export const RENEW_QUEUE = "payments.simulated-renewals";
-/** Payment events one process applies at once (bounded by its database pool). */
-export const EVENT_CONCURRENCY = 8;
+/** Payment events one process claims and applies together (Stripe mode; event-batch.ts). */
+export const EVENT_BATCH = 64;
 
 /**
  * Stores an event (once) and queues its processing, in one statement (the webhook answers fast and
@@ -53,28 +54,6 @@ export async function receiveEvent(ctx: AppContext, provider: PaymentProvider, e
 export async function receiveEvents(ctx: AppContext, provider: PaymentProvider, events: ProviderEvent[]) {
   for (const event of events) await receiveEvent(ctx, provider, event);
 }
-
-/**
- * Which handler applies an event type. Two waiting events of one group about one object are the
- * same work: the handler re-reads the object, so one run applies both (processStoredEvent).
- */
-const GROUP_OF: Record<string, string> = {
-  "checkout.session.completed": "checkout",
-  "checkout.session.async_payment_succeeded": "checkout",
-  "checkout.session.expired": "checkout",
-  "customer.subscription.created": "subscription",
-  "customer.subscription.updated": "subscription",
-  "customer.subscription.deleted": "subscription",
-  "customer.subscription.paused": "subscription",
-  "customer.subscription.resumed": "subscription",
-  "invoice.paid": "invoice",
-  "invoice.payment_succeeded": "invoice",
-  "invoice.payment_failed": "invoice_failed",
-  "refund.created": "refund",
-  "refund.updated": "refund",
-  "account.updated": "account",
-};
-const typesOf = (group: string) => Object.keys(GROUP_OF).filter((t) => GROUP_OF[t] === group);
 
 /** What an event type changes, from the object it names (re-read from the provider). */
 export async function processEvent(ctx: AppContext, provider: PaymentProvider, type: string, objectId: string) {
@@ -196,31 +175,28 @@ export async function processStoredEvent(ctx: AppContext, provider: PaymentProvi
   // group about the same object, and the subscription a checkout or an invoice applied. Their jobs
   // then find them processed. One statement either way.
   const covered: [string, string][] = [];
-  const group = GROUP_OF[event.type];
+  const group = EVENT_GROUPS[event.type]?.group;
   if (group) covered.push([group, event.objectId]);
   const subscriptionId = result && "providerSubscriptionId" in result ? result.providerSubscriptionId : null;
   if (subscriptionId && (group === "checkout" || group === "invoice" || group === "invoice_failed"))
     covered.push(["subscription", subscriptionId]);
-  await ctx.db.execute(sql`
-    UPDATE payment_events SET processed_at = now(), error = NULL
-     WHERE id = ${id}
-        OR (processed_at IS NULL AND provider = ${provider.name} AND received_at <= ${event.readFrom}::timestamptz
-            AND (${sql.join(
-              covered.map(
-                ([g, objectId]) => sql`(object_id = ${objectId} AND type = ANY(${sql.param(typesOf(g))}::text[]))`,
-              ),
-              sql` OR `,
-            )}))`);
+  await markProcessed(ctx.db, provider, [id], event.readFrom, covered);
 }
 
 /** The job handlers and schedules of payments, registered by app.ts. */
 export function paymentJobHandlers(ctx: AppContext): Record<string, JobHandler> {
-  // Stripe events are applied inside their object's advisory lock with idempotent writes, and
-  // hold one pooled connection each (Stripe is read over HTTP), so several run at once; a few
-  // connections stay for requests. The simulated provider reads its objects through the pool
-  // while holding the lock, so its events stay one after another.
+  // Stripe events are applied in batches: each object re-read once, one transaction for the batch
+  // (event-batch.ts). The simulated provider reads its objects through the pool while holding the
+  // lock, so its events stay one after another.
   if (ctx.config.payments.provider === "stripe")
-    ctx.worker.setConcurrency(EVENT_QUEUE, Math.max(1, Math.min(EVENT_CONCURRENCY, (ctx.pool.options.max ?? 10) - 2)));
+    ctx.worker.setBatch(EVENT_QUEUE, EVENT_BATCH, async (jobs) => {
+      const provider = await paymentProvider(ctx);
+      const jobOf = new Map(jobs.map((j) => [String(j.payload.id), j.id]));
+      const failed = await processEventBatch(ctx, provider, [...jobOf.keys()], (id) =>
+        processStoredEvent(ctx, provider, id),
+      );
+      return new Map([...failed].map(([eventId, err]) => [jobOf.get(eventId)!, err]));
+    });
   ctx.worker.addSchedule({ name: "payments-reconcile", queue: RECONCILE_QUEUE, ...hourly(17) });
   ctx.worker.addSchedule({ name: "payments-lapse-sweep", queue: LAPSE_QUEUE, everyMs: 10 * 60_000 });
   if (ctx.config.payments.provider === "simulated")

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { buildApp } from "#server/app";
 import { connectDatabase } from "#server/db/client";
 import { signedInUser } from "#server/test/harness";
@@ -243,5 +243,63 @@ describe("stripe webhook: two processes on one event", () => {
       await other.close();
       await database.close();
     }
+  });
+});
+
+describe("stripe webhook: events applied in batches", () => {
+  it("a member's four events in one batch: each object read once, everything applied once", async () => {
+    const owner = await signedInUser(w.t);
+    const member = await signedInUser(w.t);
+    const c = await paidCommunity(w, owner);
+    const paid = await payTier(w, member, c);
+    for (const e of paid.events) await deliver(w, e);
+    const reads = vi.spyOn(w.provider, "getSubscription");
+    try {
+      await drain(w.t.app);
+      // One event at a time would read the subscription for the checkout and again for the invoice.
+      expect(reads.mock.calls.map(([id]) => id)).toEqual([paid.subId]);
+    } finally {
+      reads.mockRestore();
+    }
+    expect(await roleOf(w, c, member)).toBe("member");
+    expect(await checkoutStatus(w, member, paid.checkoutId)).toBe("complete");
+    expect(await entitlementsOf(w, member)).toMatchObject([{ status: "active", provider_subscription_id: paid.subId }]);
+    expect(await paymentsOf(w, member)).toMatchObject([{ kind: "charge", status: "succeeded" }]);
+  });
+
+  it("an object the provider cannot read fails its own events alone; the rest of the batch is applied; the retry finishes", async () => {
+    const owner = await signedInUser(w.t);
+    const [good, bad] = [await signedInUser(w.t), await signedInUser(w.t)];
+    const c = await paidCommunity(w, owner);
+    const paidGood = await payTier(w, good, c);
+    const paidBad = await payTier(w, bad, c);
+    // The bad member's subscription now breaks the provider's read (a malformed answer).
+    const broken = w.fake.object<{ items: unknown } & Record<string, unknown>>(paidBad.subId)!;
+    const items = broken.items;
+    broken.items = null;
+    for (const e of [...paidBad.events, ...paidGood.events]) await deliver(w, e);
+    await w.t.app.ctx.worker.runOnce();
+    expect(await roleOf(w, c, good)).toBe("member");
+    expect(await paymentsOf(w, good)).toHaveLength(1);
+    expect(await roleOf(w, c, bad)).toBeNull();
+    const waiting = await count(
+      `SELECT count(*) AS n FROM payment_events WHERE id = ANY($1) AND processed_at IS NULL AND error IS NOT NULL`,
+      [paidBad.events.map((e) => e.id)],
+    );
+    expect(waiting).toBeGreaterThan(0);
+    // Stripe answers properly again; the retries (made due now) apply the rest, once.
+    broken.items = items;
+    await w.t.database.pool.query(`UPDATE jobs SET run_at = now() WHERE queue = 'payments.event' AND done_at IS NULL`);
+    await drain(w.t.app);
+    expect(await roleOf(w, c, bad)).toBe("member");
+    for (const u of [good, bad]) {
+      expect(await entitlementsOf(w, u)).toMatchObject([{ status: "active" }]);
+      expect(await paymentsOf(w, u)).toHaveLength(1);
+    }
+    expect(
+      await count(`SELECT count(*) AS n FROM payment_events WHERE id = ANY($1) AND processed_at IS NULL`, [
+        [...paidBad.events, ...paidGood.events].map((e) => e.id),
+      ]),
+    ).toBe(0);
   });
 });
