@@ -253,12 +253,13 @@ export async function addMember(db: Queryable, input: AddMemberInput): Promise<b
 
 /**
  * addMember for a caller whose transaction is retried whole (a payment job), where a banned user
- * is passed over (false). The member's row comes last, after its announcements: adding it locks the
- * community's row (member_count) until the commit, and every other purchase in that community waits
- * for that row, so the wait lasts one statement. Another add of the same member in between (a join
- * racing the job) fails the transaction, for the retry to find the member.
+ * is passed over (null), in two steps: the checks and the announcements now, and the answered
+ * insert of the member's row for the caller to run last, just before its commit. Adding the row
+ * locks the community's row (member_count) until the commit, and every other purchase in that
+ * community waits for that row, so the wait lasts as little as it can. Another add of the same
+ * member in between (a join racing the job) fails the transaction, for the retry to find the member.
  */
-export async function addMemberLast(db: Queryable, input: AddMemberInput): Promise<boolean> {
+export async function announceMember(db: Queryable, input: AddMemberInput): Promise<(() => Promise<void>) | null> {
   const [state] = (
     await db.execute<{ present: boolean; admins: string[] }>(sql`
       SELECT EXISTS (SELECT 1 FROM community_members m
@@ -266,11 +267,12 @@ export async function addMemberLast(db: Queryable, input: AddMemberInput): Promi
           OR ${bannedSql(input)} AS present,
              ${communityAdminsSql(input.community.id)} AS admins`)
   ).rows;
-  if (state.present) return false;
+  if (state.present) return null;
   await announceJoin(db, input, state.admins);
-  if (!(await insertMember(db, input)).added)
-    throw new Error("the membership changed while it was being added (retried)");
-  return true;
+  return async () => {
+    if (!(await insertMember(db, input)).added)
+      throw new Error("the membership changed while it was being added (retried)");
+  };
 }
 
 export const newInviteCode = () => randomBytes(16).toString("base64url");

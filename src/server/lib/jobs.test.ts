@@ -331,6 +331,24 @@ describe("batches", () => {
     });
   });
 
+  it("claims a group's other ready jobs with the oldest ones, and keeps a group in one batch", async () => {
+    const queue = queueName();
+    for (let i = 0; i < 10; i++) await enqueueJob(t.database.db, queue, { g: i }, { groupKey: `${queue}:g${i}` });
+    // Newer than the ten the claim's first pick takes, in the first one's group.
+    for (let i = 0; i < 5; i++) await enqueueJob(t.database.db, queue, { g: 0 }, { groupKey: `${queue}:g0` });
+    const seen: number[][] = [];
+    const w = worker({ [queue]: async () => {} });
+    w.setBatch(queue, 3, async (jobs) => {
+      seen.push(jobs.map((j) => Number(j.payload.g)));
+      return new Map();
+    });
+    expect(await w.runOnce()).toBe(15);
+    const withFirst = seen.filter((b) => b.includes(0));
+    expect(withFirst).toHaveLength(1);
+    expect(withFirst[0].filter((g) => g === 0)).toHaveLength(6);
+    expect((await rows(queue)).every((r) => r.status === "done")).toBe(true);
+  });
+
   it("a batch that throws fails each of its jobs, for a retry", async () => {
     const queue = queueName();
     for (let i = 0; i < 2; i++) await enqueueJob(t.database.db, queue, { n: i });

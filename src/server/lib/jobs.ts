@@ -18,6 +18,8 @@ export type EnqueueOptions = {
    * or runs, enqueueing another with the same key adds nothing. Done and dead jobs do not count.
    */
   singletonKey?: string;
+  /** Jobs of one batch queue with the same key are claimed and run in one batch (JobWorker.setBatch). */
+  groupKey?: string;
 };
 
 /** Adds a job; its id, or null when a pending job already holds its singleton key. */
@@ -33,6 +35,7 @@ export async function enqueueJob(
     runAt: opts.runAt ?? new Date(),
     maxAttempts: opts.maxAttempts ?? 8,
     singletonKey: opts.singletonKey ?? null,
+    groupKey: opts.groupKey ?? null,
   });
   const rows = opts.singletonKey
     ? await insert
@@ -100,6 +103,7 @@ export function slotAt(now: number, everyMs: number, offsetMs = 0): number {
 
 type ClaimedJob = {
   id: number;
+  group_key: string | null;
   queue: string;
   payload: Record<string, unknown>;
   attempts: number;
@@ -147,7 +151,7 @@ export class JobWorker {
   /** Queues whose claimed jobs may run side by side in this process, and how many at once. */
   private readonly concurrency = new Map<string, number>();
   /** Queues whose claimed jobs run together, up to `size` a batch (setBatch). */
-  private readonly batches = new Map<string, { size: number; run: BatchHandler }>();
+  private readonly batches = new Map<string, { size: number; lanes: number; run: BatchHandler }>();
 
   constructor(
     private readonly db: Db,
@@ -191,9 +195,10 @@ export class JobWorker {
    * handler one by one (which stays for runs of one). Only for work that shares a lot between jobs
    * and whose effects are idempotent: the payment events, applied per object.
    */
-  setBatch(queue: string, size: number, run: BatchHandler): void {
-    if (!Number.isInteger(size) || size < 1) throw new Error(`setBatch(${queue}): ${size} is not a whole number ≥ 1`);
-    this.batches.set(queue, { size, run });
+  setBatch(queue: string, size: number, run: BatchHandler, lanes = 1): void {
+    if (!Number.isInteger(size) || size < 1 || !Number.isInteger(lanes) || lanes < 1)
+      throw new Error(`setBatch(${queue}): ${size} and ${lanes} must be whole numbers ≥ 1`);
+    this.batches.set(queue, { size, lanes, run });
   }
 
   /** Adds a recurring job (its queue needs a handler here too). Each pass enqueues its due slot. */
@@ -264,18 +269,26 @@ export class JobWorker {
       const queues = Object.keys(this.handlers);
       for (;;) {
         if (this.closing) break;
+        const queueList = sql.join(
+          queues.map((q) => sql`${q}`),
+          sql`, `,
+        );
+        const ready = sql`done_at IS NULL AND dead_at IS NULL AND run_at <= now() AND attempts < max_attempts
+              AND (locked_until IS NULL OR locked_until < now()) AND queue IN (${queueList})`;
+        // The oldest ready jobs, and the other ready jobs of their groups (setBatch: a payment
+        // event's subscription), so that one batch applies a group's waiting work together.
         const claimed = await this.db.execute<ClaimedJob>(sql`
-          UPDATE jobs SET locked_until = now() + make_interval(secs => ${this.leaseSeconds}), attempts = attempts + 1
-          WHERE id IN (
+          WITH first AS (
+            SELECT id, group_key FROM jobs WHERE ${ready}
+            ORDER BY run_at LIMIT ${this.batchSize()} FOR UPDATE SKIP LOCKED),
+          mates AS (
             SELECT id FROM jobs
-            WHERE done_at IS NULL AND dead_at IS NULL AND run_at <= now() AND attempts < max_attempts
-              AND (locked_until IS NULL OR locked_until < now())
-              AND queue IN (${sql.join(
-                queues.map((q) => sql`${q}`),
-                sql`, `,
-              )})
-            ORDER BY run_at LIMIT ${this.batchSize()} FOR UPDATE SKIP LOCKED)
-          RETURNING id, queue, payload, attempts, max_attempts`);
+             WHERE group_key IN (SELECT group_key FROM first WHERE group_key IS NOT NULL) AND ${ready}
+               AND id NOT IN (SELECT id FROM first)
+             LIMIT ${this.batchSize()} FOR UPDATE SKIP LOCKED)
+          UPDATE jobs SET locked_until = now() + make_interval(secs => ${this.leaseSeconds}), attempts = attempts + 1
+          WHERE id IN (SELECT id FROM first UNION ALL SELECT id FROM mates)
+          RETURNING id, queue, payload, attempts, max_attempts, group_key`);
         if (claimed.rows.length === 0) break;
         count += claimed.rows.length;
         // Jobs of queues without concurrency run one after another, as they always did; a
@@ -318,26 +331,45 @@ export class JobWorker {
 
   /** Jobs claimed per query: 10, or more when a queue runs more at once or in batches. */
   private batchSize(): number {
-    return Math.max(10, ...this.concurrency.values(), ...[...this.batches.values()].map((b) => b.size));
+    return Math.max(10, ...this.concurrency.values(), ...[...this.batches.values()].map((b) => b.size * b.lanes));
   }
 
-  /** A batch queue's claimed jobs, `size` at a time: the done ones marked in one statement. */
+  /**
+   * A batch queue's claimed jobs, about `size` at a time: a group's jobs stay in one batch (it may
+   * then be larger); the done ones are marked in one statement.
+   */
   private async runBatches(queue: string, list: ClaimedJob[]): Promise<void> {
-    const { size, run } = this.batches.get(queue)!;
-    for (let i = 0; i < list.length; i += size) {
-      const jobs = list.slice(i, i + size);
-      let failures: Map<number, unknown>;
-      try {
-        failures = await run(jobs.map((j) => ({ id: j.id, payload: j.payload })));
-      } catch (err) {
-        failures = new Map(jobs.map((j) => [j.id, err]));
-      }
-      const done = jobs.filter((j) => !failures.has(j.id)).map((j) => j.id);
-      if (done.length > 0)
-        await this.db.execute(sql`
-          UPDATE jobs SET done_at = now(), locked_until = NULL, last_error = NULL WHERE id = ANY(${sql.param(done)}::bigint[])`);
-      for (const job of jobs) if (failures.has(job.id)) await this.failed(job, failures.get(job.id));
+    const { size, lanes, run } = this.batches.get(queue)!;
+    const groups = new Map<string, ClaimedJob[]>();
+    for (const job of list) {
+      const key = job.group_key ?? `job:${job.id}`;
+      groups.set(key, [...(groups.get(key) ?? []), job]);
     }
+    const chunks: ClaimedJob[][] = [[]];
+    for (const group of groups.values()) {
+      if (chunks[chunks.length - 1].length >= size) chunks.push([]);
+      chunks[chunks.length - 1].push(...group);
+    }
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(lanes, chunks.length) }, async () => {
+        for (let i = next++; i < chunks.length; i = next++) await this.runBatch(run, chunks[i]);
+      }),
+    );
+  }
+
+  private async runBatch(run: BatchHandler, jobs: ClaimedJob[]): Promise<void> {
+    let failures: Map<number, unknown>;
+    try {
+      failures = await run(jobs.map((j) => ({ id: j.id, payload: j.payload })));
+    } catch (err) {
+      failures = new Map(jobs.map((j) => [j.id, err]));
+    }
+    const done = jobs.filter((j) => !failures.has(j.id)).map((j) => j.id);
+    if (done.length > 0)
+      await this.db.execute(sql`
+        UPDATE jobs SET done_at = now(), locked_until = NULL, last_error = NULL WHERE id = ANY(${sql.param(done)}::bigint[])`);
+    for (const job of jobs) if (failures.has(job.id)) await this.failed(job, failures.get(job.id));
   }
 
   private async runJob(job: ClaimedJob): Promise<void> {

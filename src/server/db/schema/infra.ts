@@ -37,6 +37,8 @@ export const jobs = pgTable(
     createdAt: ts("created_at").notNull().defaultNow(),
     /** At most one pending job per key (jobs_singleton_key): enqueueing another is a no-op. */
     singletonKey: text("singleton_key"),
+    /** Pending jobs with one group key are claimed together (JobWorker.setBatch): a payment event's subscription. */
+    groupKey: text("group_key"),
     /** When the job used up its attempts (or its last lease ran out): a dead letter. */
     deadAt: ts("dead_at"),
     status: text("status", { enum: ["pending", "done", "dead"] }).generatedAlwaysAs(
@@ -48,6 +50,10 @@ export const jobs = pgTable(
     index("jobs_due_idx")
       .on(t.runAt)
       .where(sql`done_at IS NULL AND dead_at IS NULL`),
+    /** A claim's group mates (lib/jobs.ts). */
+    index("jobs_group_key_idx")
+      .on(t.groupKey)
+      .where(sql`group_key IS NOT NULL AND done_at IS NULL AND dead_at IS NULL`),
     uniqueIndex("jobs_singleton_key")
       .on(t.singletonKey)
       .where(sql`singleton_key IS NOT NULL AND done_at IS NULL AND dead_at IS NULL`),

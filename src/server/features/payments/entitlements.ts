@@ -10,7 +10,7 @@ import {
   payments,
   prices,
 } from "#server/db/schema/index";
-import { addMemberLast } from "#server/lib/community-access";
+import { announceMember } from "#server/lib/community-access";
 import { entitlementOpenSql } from "#server/lib/entitlement-access";
 import { enqueueJob } from "#server/lib/jobs";
 import { actionMail } from "#server/lib/mail";
@@ -75,14 +75,26 @@ async function priceByProviderId(tx: Queryable, provider: PaymentProvider, provi
  * adds the member (unless banned); closing removes a plain member who holds no other open
  * entitlement there. Returns whether the membership changed.
  */
-export async function syncMembership(tx: Queryable, e: EntitlementRow, wasOpen: boolean): Promise<boolean> {
+export async function syncMembership(
+  tx: Queryable,
+  e: EntitlementRow,
+  wasOpen: boolean,
+  /** Where a member's insert goes to be run later (a batch runs them last); by default, at once. */
+  later?: (insert: () => Promise<void>) => void,
+): Promise<boolean> {
   if (e.kind !== "community" || !e.communityId) return false;
   const open = entitlementOpen({
     status: e.status,
     current_period_end: e.currentPeriodEnd,
     grace_ends_at: e.graceEndsAt,
   });
-  if (open && !wasOpen) return addMemberLast(tx, { community: { id: e.communityId }, userId: e.userId });
+  if (open && !wasOpen) {
+    const insert = await announceMember(tx, { community: { id: e.communityId }, userId: e.userId });
+    if (!insert) return false;
+    if (later) later(insert);
+    else await insert();
+    return true;
+  }
   if (!open && wasOpen) {
     const others = await tx.execute(sql`
       SELECT 1 FROM entitlements o WHERE o.user_id = ${e.userId} AND o.community_id = ${e.communityId}

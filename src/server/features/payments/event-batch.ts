@@ -179,8 +179,10 @@ async function applyTogether(ctx: AppContext, provider: PaymentProvider, works: 
       const w = await writeSubscription(ctx, tx, provider, sub);
       if (w) written.set(sub.id, w);
     }
-    // Memberships last: adding a member locks the community's row until the commit.
-    for (const w of written.values()) await syncMembership(tx, w.row, w.wasOpen);
+    // Memberships: checked and announced now; the members' rows go in last, just before the commit
+    // (adding a member locks the community's row, its member count, until the commit).
+    const inserts: (() => Promise<void>)[] = [];
+    for (const w of written.values()) await syncMembership(tx, w.row, w.wasOpen, (insert) => inserts.push(insert));
     for (const { work, invoice } of invoices)
       await recordInvoice(
         tx,
@@ -210,6 +212,7 @@ async function applyTogether(ctx: AppContext, provider: PaymentProvider, works: 
         ...subIds.map((s): [string, string] => ["subscription", s]),
       ],
     );
+    for (const insert of inserts) await insert();
   });
   return left;
 }

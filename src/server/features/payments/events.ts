@@ -24,8 +24,9 @@ import { isSimulated, paymentProvider } from "./provider-registry";
 export const EVENT_QUEUE = "payments.event";
 export const RECONCILE_QUEUE = "payments.reconcile";
 export const RENEW_QUEUE = "payments.simulated-renewals";
-/** Payment events one process claims and applies together (Stripe mode; event-batch.ts). */
-export const EVENT_BATCH = 64;
+/** Payment events one process applies together (Stripe mode; event-batch.ts), and batches at once. */
+export const EVENT_BATCH = 32;
+export const EVENT_BATCH_LANES = 2;
 
 /**
  * Stores an event (once) and queues its processing, in one statement (the webhook answers fast and
@@ -40,8 +41,9 @@ export async function receiveEvent(ctx: AppContext, provider: PaymentProvider, e
       ON CONFLICT DO NOTHING
       RETURNING id),
     j AS (
-      INSERT INTO jobs (queue, payload, max_attempts, singleton_key)
-      SELECT ${EVENT_QUEUE}, jsonb_build_object('id', e.id), 12, 'payment-event:' || e.id FROM e
+      INSERT INTO jobs (queue, payload, max_attempts, singleton_key, group_key)
+      SELECT ${EVENT_QUEUE}, jsonb_build_object('id', e.id), 12, 'payment-event:' || e.id,
+             ${event.groupRef ? `payment:${provider.name}:${event.groupRef}` : null}::text FROM e
       ON CONFLICT (singleton_key) WHERE singleton_key IS NOT NULL AND done_at IS NULL AND dead_at IS NULL DO NOTHING
       RETURNING id)
     SELECT (SELECT count(*) FROM e)::int AS stored`);
@@ -189,14 +191,19 @@ export function paymentJobHandlers(ctx: AppContext): Record<string, JobHandler> 
   // (event-batch.ts). The simulated provider reads its objects through the pool while holding the
   // lock, so its events stay one after another.
   if (ctx.config.payments.provider === "stripe")
-    ctx.worker.setBatch(EVENT_QUEUE, EVENT_BATCH, async (jobs) => {
-      const provider = await paymentProvider(ctx);
-      const jobOf = new Map(jobs.map((j) => [String(j.payload.id), j.id]));
-      const failed = await processEventBatch(ctx, provider, [...jobOf.keys()], (id) =>
-        processStoredEvent(ctx, provider, id),
-      );
-      return new Map([...failed].map(([eventId, err]) => [jobOf.get(eventId)!, err]));
-    });
+    ctx.worker.setBatch(
+      EVENT_QUEUE,
+      EVENT_BATCH,
+      async (jobs) => {
+        const provider = await paymentProvider(ctx);
+        const jobOf = new Map(jobs.map((j) => [String(j.payload.id), j.id]));
+        const failed = await processEventBatch(ctx, provider, [...jobOf.keys()], (id) =>
+          processStoredEvent(ctx, provider, id),
+        );
+        return new Map([...failed].map(([eventId, err]) => [jobOf.get(eventId)!, err]));
+      },
+      EVENT_BATCH_LANES,
+    );
   ctx.worker.addSchedule({ name: "payments-reconcile", queue: RECONCILE_QUEUE, ...hourly(17) });
   ctx.worker.addSchedule({ name: "payments-lapse-sweep", queue: LAPSE_QUEUE, everyMs: 10 * 60_000 });
   if (ctx.config.payments.provider === "simulated")

@@ -87,6 +87,12 @@ export type ProviderEvent = {
   /** The Connect account the event came from, if any. */
   account: string | null;
   payload: Record<string, unknown>;
+  /**
+   * The subscription the event is about when it names one (a checkout's, an invoice's), else its
+   * object: the queue claims the waiting events of one group together (event-batch.ts). Only a hint
+   * for grouping; what the event changes always comes from re-reading the objects.
+   */
+  groupRef?: string | null;
 };
 
 export type CheckoutRequest = {

@@ -352,6 +352,14 @@ describe("stripe provider: webhooks", () => {
     expect(verified.payload).toEqual(JSON.parse(body));
   });
 
+  it("names the subscription of a checkout's, an invoice's and a subscription's event (the queue's group)", async () => {
+    const { checkout } = await paid(price());
+    for (const type of ["checkout.session.completed", "customer.subscription.created", "invoice.paid"]) {
+      const { body, signature } = fake.signed(lastEvent(type));
+      expect(provider.verifyEvent(Buffer.from(body), signature).groupRef, type).toBe(checkout.subscriptionId);
+    }
+  });
+
   it("keeps the Connect account of an account event", async () => {
     const account = await provider.createAccount("owner3@example.com");
     await fake.completeOnboarding(account.id);

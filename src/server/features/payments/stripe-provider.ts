@@ -52,6 +52,21 @@ const INVOICE_STATUSES = ["paid", "open", "uncollectible", "void", "draft"] as c
 const REFUND_STATUSES = ["succeeded", "pending", "failed", "canceled"] as const;
 const idOf = (v: string | { id: string } | null | undefined) => (v == null ? null : typeof v === "string" ? v : v.id);
 
+type Ref = string | { id: string } | null | undefined;
+
+/** ProviderEvent.groupRef: the subscription a checkout, invoice or subscription event names, else the object. */
+function groupRefOf(type: string, object: Record<string, unknown> | undefined): string | null {
+  if (!object) return null;
+  const own = typeof object.id === "string" ? object.id : null;
+  if (type.startsWith("customer.subscription.")) return own;
+  if (type.startsWith("checkout.session.")) return idOf(object.subscription as Ref) ?? own;
+  if (type.startsWith("invoice.")) {
+    const parent = object.parent as { subscription_details?: { subscription?: Ref } } | null | undefined;
+    return idOf((object.subscription as Ref) ?? parent?.subscription_details?.subscription) ?? own;
+  }
+  return own;
+}
+
 /** Hearth's three metadata keys, when present (anything else on the object is ignored). */
 function hearthMetadata(m: Record<string, string> | null | undefined): Partial<HearthMetadata> {
   const out: Partial<HearthMetadata> = {};
@@ -303,7 +318,7 @@ export function createStripeProvider(config: StripePaymentsConfig): PaymentProvi
       } catch (err) {
         throw new WebhookSignatureError("Invalid Stripe-Signature", { cause: err });
       }
-      const object = event.data?.object as { id?: unknown } | undefined;
+      const object = event.data?.object as unknown as Record<string, unknown> | undefined;
       return {
         id: event.id,
         type: event.type,
@@ -312,6 +327,7 @@ export function createStripeProvider(config: StripePaymentsConfig): PaymentProvi
         created: seconds(event.created),
         account: event.account ?? null,
         payload: event as unknown as Record<string, unknown>,
+        groupRef: groupRefOf(event.type, object),
       };
     },
   };

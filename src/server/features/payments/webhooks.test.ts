@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { buildApp } from "#server/app";
 import { connectDatabase } from "#server/db/client";
+import type { FakeSubscription } from "#server/test/fake-stripe-objects";
 import { signedInUser } from "#server/test/harness";
 import { processEvent, processStoredEvent } from "./events";
 import { paymentProvider } from "./provider-registry";
@@ -274,9 +275,9 @@ describe("stripe webhook: events applied in batches", () => {
     const paidGood = await payTier(w, good, c);
     const paidBad = await payTier(w, bad, c);
     // The bad member's subscription now breaks the provider's read (a malformed answer).
-    const broken = w.fake.object<{ items: unknown } & Record<string, unknown>>(paidBad.subId)!;
+    const broken = w.fake.object<FakeSubscription>(paidBad.subId)!;
     const items = broken.items;
-    broken.items = null;
+    (broken as { items: unknown }).items = null;
     for (const e of [...paidBad.events, ...paidGood.events]) await deliver(w, e);
     await w.t.app.ctx.worker.runOnce();
     expect(await roleOf(w, c, good)).toBe("member");

@@ -1,0 +1,2 @@
+ALTER TABLE "jobs" ADD COLUMN "group_key" text;--> statement-breakpoint
+CREATE INDEX "jobs_group_key_idx" ON "jobs" USING btree ("group_key") WHERE group_key IS NOT NULL AND done_at IS NULL AND dead_at IS NULL;
