@@ -107,7 +107,7 @@ export const entitlements = pgTable(
     trialEndsAt: ts("trial_ends_at"),
     graceEndsAt: ts("grace_ends_at"),
     endedAt: ts("ended_at"),
-    /** The provider's event time last applied: an older event changes nothing. */
+    /** The time of the provider's state last written (Stripe: when it was re-read); a re-read that changes nothing leaves it. */
     providerUpdatedAt: ts("provider_updated_at"),
     ...timestamps(),
   },

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { entitlementOpen, PAYMENT_MESSAGES as PM, type EntitlementStatus } from "#shared/payments";
 import type { AppContext } from "#server/context";
 import type { Queryable } from "#server/db/client";
@@ -162,6 +162,65 @@ export async function applySubscription(
 /** A subscription written, and whether its entitlement was open before (for syncMembership). */
 export type WrittenSubscription = { row: EntitlementRow; wasOpen: boolean };
 
+type FoundEntitlement = { row: EntitlementRow; currentPriceRef: string | null };
+type PriceRow = typeof prices.$inferSelect;
+
+/** What writeSubscription reads first, read for many Stripe subscriptions in two statements (a batch). */
+export type SubscriptionReads = { found: Map<string, FoundEntitlement>; prices: PriceRow[] };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The entitlements of these subscriptions (with their prices' provider ids), and the prices they
+ * name where that changed or on a first sight (by provider id, or Hearth's id in the metadata), as
+ * writeSubscription would read them one by one (Stripe's price ids; not the simulated provider's).
+ */
+export async function readSubscriptions(
+  tx: Queryable,
+  provider: PaymentProvider,
+  subs: ProviderSubscription[],
+): Promise<SubscriptionReads> {
+  const found = new Map<string, FoundEntitlement>();
+  if (subs.length === 0) return { found, prices: [] };
+  const rows = await tx
+    .select({ row: entitlements, currentPriceRef: prices.providerPriceId })
+    .from(entitlements)
+    .leftJoin(prices, eq(prices.id, entitlements.priceId))
+    .where(
+      and(
+        eq(entitlements.provider, provider.name),
+        inArray(
+          entitlements.providerSubscriptionId,
+          subs.map((sub) => sub.id),
+        ),
+      ),
+    );
+  for (const r of rows) found.set(r.row.providerSubscriptionId!, r);
+  const changed = subs.filter((sub) => found.get(sub.id)?.currentPriceRef !== sub.providerPriceId);
+  const refs = [...new Set(changed.map((sub) => sub.providerPriceId))];
+  const ids = [
+    ...new Set(
+      changed
+        .filter((sub) => !found.has(sub.id) && UUID.test(sub.metadata.price_id ?? ""))
+        .map((sub) => sub.metadata.price_id!),
+    ),
+  ];
+  const named =
+    refs.length + ids.length > 0
+      ? await tx
+          .select()
+          .from(prices)
+          .where(or(inArray(prices.providerPriceId, refs), ids.length ? inArray(prices.id, ids) : undefined))
+      : [];
+  return { found, prices: named };
+}
+
+/** priceByProviderId over prices read before (readSubscriptions). */
+const pickPrice = (list: PriceRow[], providerPriceId: string, hearthId?: string) =>
+  list.find((p) => p.providerPriceId === providerPriceId) ??
+  (hearthId ? list.find((p) => p.id === hearthId) : undefined) ??
+  null;
+
 /**
  * Writes the entitlement of a subscription just re-read from the provider, inside a transaction
  * holding the subscription's lock (applySubscription, or a batch of events: batch.ts). The
@@ -172,20 +231,27 @@ export async function writeSubscription(
   tx: Queryable,
   provider: PaymentProvider,
   sub: ProviderSubscription,
+  /** Its entitlement and prices, read already (a batch: readSubscriptions). */
+  pre?: SubscriptionReads,
 ): Promise<WrittenSubscription | null> {
   // The entitlement with its price's provider id: the price is looked up again only when it changed.
-  const [found] = await tx
-    .select({ row: entitlements, currentPriceRef: prices.providerPriceId })
-    .from(entitlements)
-    .leftJoin(prices, eq(prices.id, entitlements.priceId))
-    .where(and(eq(entitlements.provider, provider.name), eq(entitlements.providerSubscriptionId, sub.id)));
+  const [found] = pre
+    ? [pre.found.get(sub.id)]
+    : await tx
+        .select({ row: entitlements, currentPriceRef: prices.providerPriceId })
+        .from(entitlements)
+        .leftJoin(prices, eq(prices.id, entitlements.priceId))
+        .where(and(eq(entitlements.provider, provider.name), eq(entitlements.providerSubscriptionId, sub.id)));
   const current = found?.row;
   const status = statusOf(sub);
   if (!current && status === null) return null;
   const samePrice = !!current && found.currentPriceRef === sub.providerPriceId;
+  const hearthPriceId = current ? undefined : sub.metadata.price_id;
   const price = samePrice
     ? null
-    : await priceByProviderId(tx, provider, sub.providerPriceId, current ? undefined : sub.metadata.price_id);
+    : pre
+      ? pickPrice(pre.prices, sub.providerPriceId, hearthPriceId)
+      : await priceByProviderId(tx, provider, sub.providerPriceId, hearthPriceId);
   if (!current && (!price || !sub.metadata.user_id)) {
     ctx.log.warn({ subscription: sub.id }, "payments: a subscription Hearth did not start (no price or user); ignored");
     return null;
@@ -267,7 +333,11 @@ export async function writeSubscription(
 
 const sameTime = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
 
-/** Whether writing `fields` would leave the entitlement as it is (updatedAt aside). */
+/**
+ * Whether writing `fields` would leave the entitlement as it is. updatedAt and providerUpdatedAt
+ * aside: Stripe's is the time of the read, new on every re-read, so comparing it would rewrite an
+ * unchanged entitlement each time one of its events is applied.
+ */
 function unchanged(
   e: EntitlementRow,
   f: Pick<
@@ -279,7 +349,6 @@ function unchanged(
     | "trialEndsAt"
     | "graceEndsAt"
     | "endedAt"
-    | "providerUpdatedAt"
   >,
 ) {
   return (
@@ -289,8 +358,7 @@ function unchanged(
     sameTime(e.currentPeriodEnd, f.currentPeriodEnd) &&
     sameTime(e.trialEndsAt, f.trialEndsAt) &&
     sameTime(e.graceEndsAt, f.graceEndsAt) &&
-    sameTime(e.endedAt, f.endedAt) &&
-    sameTime(e.providerUpdatedAt, f.providerUpdatedAt)
+    sameTime(e.endedAt, f.endedAt)
   );
 }
 

@@ -1,7 +1,13 @@
 import { sql } from "drizzle-orm";
 import type { AppContext } from "#server/context";
 import type { Queryable } from "#server/db/client";
-import { recordInvoice, syncMembership, writeSubscription, type WrittenSubscription } from "./entitlements";
+import {
+  readSubscriptions,
+  recordInvoice,
+  syncMembership,
+  writeSubscription,
+  type WrittenSubscription,
+} from "./entitlements";
 import type { PaymentProvider, ProviderCheckout, ProviderInvoice, ProviderSubscription } from "./provider";
 
 /*
@@ -174,9 +180,12 @@ async function applyTogether(ctx: AppContext, provider: PaymentProvider, works: 
         FROM (SELECT 'hearth:pay:' || ${provider.name} || ':' || s AS k
                 FROM unnest(${sql.param(subIds)}::text[]) AS s ORDER BY s) keys`);
     const subs = await eachAtOnce(subIds, READS_AT_ONCE, (id) => provider.getSubscription(id));
+    const known = subs.filter((s): s is ProviderSubscription => !!s);
+    // Their entitlements and prices in two statements, not two each.
+    const pre = await readSubscriptions(tx, provider, known);
     const written = new Map<string, WrittenSubscription>();
-    for (const sub of subs.filter((s): s is ProviderSubscription => !!s)) {
-      const w = await writeSubscription(ctx, tx, provider, sub);
+    for (const sub of known) {
+      const w = await writeSubscription(ctx, tx, provider, sub, pre);
       if (w) written.set(sub.id, w);
     }
     // Memberships: checked and announced now; the members' rows go in last, just before the commit
