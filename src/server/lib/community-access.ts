@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, or, sql } from "drizzle-orm";
+import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import { MSG } from "#shared/messages";
 import { can, isRole, type CommunityRole, type Permission } from "#shared/roles";
 import type { AppContext } from "#server/context";
@@ -196,19 +196,25 @@ export async function completeOnboardingTask(
 type AddMemberInput = { community: { id: string }; userId: string; viaInvite?: boolean };
 
 /** A community's ban of the user, inside a statement. */
-const bannedSql = (input: Pick<AddMemberInput, "community" | "userId">) => sql`
-  EXISTS (SELECT 1 FROM community_bans b WHERE b.community_id = ${input.community.id}::uuid AND b.user_id = ${input.userId})`;
+/** Whether the user is banned from the community: ids as values, or as columns of a row set (SQL). */
+const bannedSql = (communityId: string | SQL, userId: string | SQL) => sql`
+  EXISTS (SELECT 1 FROM community_bans b
+           WHERE b.community_id = ${typeof communityId === "string" ? sql`${communityId}::uuid` : communityId}
+             AND b.user_id = ${userId})`;
 
 export async function isBanned(db: Queryable, communityId: string, userId: string) {
-  const res = await db.execute<{ banned: boolean }>(
-    sql`SELECT ${bannedSql({ community: { id: communityId }, userId })} AS banned`,
-  );
+  const res = await db.execute<{ banned: boolean }>(sql`SELECT ${bannedSql(communityId, userId)} AS banned`);
   return res.rows[0].banned;
 }
 
 /** What a new member sets off: their open pages learn it, the owners and admins hear of it. */
 async function announceJoin(db: Queryable, input: AddMemberInput, admins: string[]) {
   await publishMembershipChange(db, [input.userId]);
+  await tellAdmins(db, input, admins);
+}
+
+/** The owners and admins hear of a new member. */
+async function tellAdmins(db: Queryable, input: AddMemberInput, admins: string[]) {
   await notify(db, {
     recipients: admins,
     actorId: input.userId,
@@ -229,7 +235,7 @@ async function insertMember(db: Queryable, input: AddMemberInput) {
     WITH ins AS (
       INSERT INTO community_members (community_id, user_id, role, joined_via_invite, last_active_at)
       SELECT ${input.community.id}::uuid, ${input.userId}, 'member', ${input.viaInvite ?? false}, now()
-       WHERE NOT ${bannedSql(input)}
+       WHERE NOT ${bannedSql(input.community.id, input.userId)}
       ON CONFLICT DO NOTHING
       RETURNING user_id)
     SELECT EXISTS (SELECT 1 FROM ins) AS added, ${communityAdminsSql(input.community.id)} AS admins`);
@@ -252,25 +258,48 @@ export async function addMember(db: Queryable, input: AddMemberInput): Promise<b
 }
 
 /**
- * addMember for a caller whose transaction is retried whole (a payment job), where a banned user
- * is passed over (null), in two steps: the checks and the announcements now, and the answered
- * insert of the member's row for the caller to run last, just before its commit. Adding the row
- * locks the community's row (member_count) until the commit, and every other purchase in that
- * community waits for that row, so the wait lasts as little as it can. Another add of the same
- * member in between (a join racing the job) fails the transaction, for the retry to find the member.
+ * addMember for callers whose transaction is retried whole (payment jobs), for one member or many
+ * (a batch of payment events), where a banned user is passed over, in two steps: the checks and the
+ * announcements now (one statement checks them all, one tells their open pages, each one's admins
+ * hear of it), and the answered insert of every new member's row, in one statement, for the caller
+ * to run last, just before its commit. Adding rows locks the community's row (member_count, a
+ * statement trigger run once for them all) until the commit, and every other purchase in that
+ * community waits for that row, so the wait lasts as little as it can. Another add of one of them in
+ * between (a join racing the job) fails the transaction, for the retry to find the member. Null
+ * when there is no one to add.
  */
-export async function announceMember(db: Queryable, input: AddMemberInput): Promise<(() => Promise<void>) | null> {
-  const [state] = (
-    await db.execute<{ present: boolean; admins: string[] }>(sql`
-      SELECT EXISTS (SELECT 1 FROM community_members m
-                      WHERE m.community_id = ${input.community.id}::uuid AND m.user_id = ${input.userId})
-          OR ${bannedSql(input)} AS present,
-             ${communityAdminsSql(input.community.id)} AS admins`)
-  ).rows;
-  if (state.present) return null;
-  await announceJoin(db, input, state.admins);
+export async function announceMembers(db: Queryable, inputs: AddMemberInput[]): Promise<(() => Promise<void>) | null> {
+  const key = (i: AddMemberInput) => `${i.community.id}|${i.userId}`;
+  const unique = [...new Map(inputs.map((i) => [key(i), i])).values()];
+  if (unique.length === 0) return null;
+  const rowsOf = (list: AddMemberInput[]) => sql`
+    unnest(${sql.param(list.map((i) => i.community.id))}::uuid[], ${sql.param(list.map((i) => i.userId))}::text[],
+           ${sql.param(list.map((i) => i.viaInvite ?? false))}::boolean[]) AS v(c, u, via)`;
+  const state = new Map(
+    (
+      await db.execute<{ c: string; u: string; present: boolean; admins: string[] }>(sql`
+        SELECT v.c, v.u,
+               EXISTS (SELECT 1 FROM community_members m WHERE m.community_id = v.c AND m.user_id = v.u)
+            OR ${bannedSql(sql`v.c`, sql`v.u`)} AS present,
+               ${communityAdminsSql(sql`v.c`)} AS admins
+          FROM ${rowsOf(unique)}`)
+    ).rows.map((r) => [`${r.c}|${r.u}`, r]),
+  );
+  const fresh = unique.filter((i) => state.get(key(i))?.present === false);
+  if (fresh.length === 0) return null;
+  await publishMembershipChange(
+    db,
+    fresh.map((i) => i.userId),
+  );
+  for (const input of fresh) await tellAdmins(db, input, state.get(key(input))!.admins);
   return async () => {
-    if (!(await insertMember(db, input)).added)
+    const added = await db.execute(sql`
+      INSERT INTO community_members (community_id, user_id, role, joined_via_invite, last_active_at)
+      SELECT v.c, v.u, 'member', v.via, now() FROM ${rowsOf(fresh)}
+       WHERE NOT ${bannedSql(sql`v.c`, sql`v.u`)}
+      ON CONFLICT DO NOTHING
+      RETURNING user_id`);
+    if (added.rows.length !== fresh.length)
       throw new Error("the membership changed while it was being added (retried)");
   };
 }

@@ -161,9 +161,10 @@ export async function notify(db: Queryable, input: NotifyInput): Promise<number>
 }
 
 /** The owners and admins of a community, who hear about new members: an array, inside a statement. */
-export const communityAdminsSql = (communityId: string) => sql`
+export const communityAdminsSql = (communityId: string | SQL) => sql`
   ARRAY(SELECT a.user_id FROM community_members a
-         WHERE a.community_id = ${communityId}::uuid AND a.role IN ('owner', 'admin'))`;
+         WHERE a.community_id = ${typeof communityId === "string" ? sql`${communityId}::uuid` : communityId}
+           AND a.role IN ('owner', 'admin'))`;
 
 /** The owners and admins of a community: who hears about new members. */
 export async function communityAdmins(db: Queryable, communityId: string): Promise<string[]> {

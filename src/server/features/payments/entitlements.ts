@@ -10,7 +10,7 @@ import {
   payments,
   prices,
 } from "#server/db/schema/index";
-import { announceMember } from "#server/lib/community-access";
+import { announceMembers } from "#server/lib/community-access";
 import { entitlementOpenSql } from "#server/lib/entitlement-access";
 import { enqueueJob } from "#server/lib/jobs";
 import { actionMail } from "#server/lib/mail";
@@ -70,31 +70,28 @@ async function priceByProviderId(tx: Queryable, provider: PaymentProvider, provi
   return row ?? null;
 }
 
+/** Whether an entitlement that changed opens its community's membership (open now, not before). */
+export function joins(e: EntitlementRow, wasOpen: boolean): boolean {
+  return e.kind === "community" && !!e.communityId && !wasOpen && isOpen(e);
+}
+
 /**
  * Adds or removes the community membership an entitlement pays for, after its row changed. Opening
  * adds the member (unless banned); closing removes a plain member who holds no other open
  * entitlement there. Returns whether the membership changed.
  */
-export async function syncMembership(
-  tx: Queryable,
-  e: EntitlementRow,
-  wasOpen: boolean,
-  /** Where a member's insert goes to be run later (a batch runs them last); by default, at once. */
-  later?: (insert: () => Promise<void>) => void,
-): Promise<boolean> {
+export async function syncMembership(tx: Queryable, e: EntitlementRow, wasOpen: boolean): Promise<boolean> {
+  if (joins(e, wasOpen)) {
+    const insert = await announceMembers(tx, [{ community: { id: e.communityId! }, userId: e.userId }]);
+    await insert?.();
+    return !!insert;
+  }
   if (e.kind !== "community" || !e.communityId) return false;
   const open = entitlementOpen({
     status: e.status,
     current_period_end: e.currentPeriodEnd,
     grace_ends_at: e.graceEndsAt,
   });
-  if (open && !wasOpen) {
-    const insert = await announceMember(tx, { community: { id: e.communityId }, userId: e.userId });
-    if (!insert) return false;
-    if (later) later(insert);
-    else await insert();
-    return true;
-  }
   if (!open && wasOpen) {
     const others = await tx.execute(sql`
       SELECT 1 FROM entitlements o WHERE o.user_id = ${e.userId} AND o.community_id = ${e.communityId}

@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { AppContext } from "#server/context";
 import type { Queryable } from "#server/db/client";
+import { announceMembers } from "#server/lib/community-access";
 import {
+  joins,
   readSubscriptions,
   recordInvoice,
   syncMembership,
@@ -188,10 +190,17 @@ async function applyTogether(ctx: AppContext, provider: PaymentProvider, works: 
       const w = await writeSubscription(ctx, tx, provider, sub, pre);
       if (w) written.set(sub.id, w);
     }
-    // Memberships: checked and announced now; the members' rows go in last, just before the commit
-    // (adding a member locks the community's row, its member count, until the commit).
-    const inserts: (() => Promise<void>)[] = [];
-    for (const w of written.values()) await syncMembership(tx, w.row, w.wasOpen, (insert) => inserts.push(insert));
+    // Memberships: the new members checked and announced together now, their rows inserted last,
+    // just before the commit (adding a member locks the community's row, its member count, until
+    // the commit); the rest (a membership that closes) one by one.
+    const joining: WrittenSubscription[] = [];
+    for (const w of written.values())
+      if (joins(w.row, w.wasOpen)) joining.push(w);
+      else await syncMembership(tx, w.row, w.wasOpen);
+    const insertMembers = await announceMembers(
+      tx,
+      joining.map((w) => ({ community: { id: w.row.communityId! }, userId: w.row.userId })),
+    );
     for (const { work, invoice } of invoices)
       await recordInvoice(
         tx,
@@ -221,7 +230,7 @@ async function applyTogether(ctx: AppContext, provider: PaymentProvider, works: 
         ...subIds.map((s): [string, string] => ["subscription", s]),
       ],
     );
-    for (const insert of inserts) await insert();
+    await insertMembers?.();
   });
   return left;
 }

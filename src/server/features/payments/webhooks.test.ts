@@ -268,6 +268,36 @@ describe("stripe webhook: events applied in batches", () => {
     expect(await paymentsOf(w, member)).toMatchObject([{ kind: "charge", status: "succeeded" }]);
   });
 
+  it("three members' purchases in one batch: all three join in one insert, the member count stays exact; a banned buyer is passed over", async () => {
+    const owner = await signedInUser(w.t);
+    const c = await paidCommunity(w, owner);
+    const buyers = [await signedInUser(w.t), await signedInUser(w.t), await signedInUser(w.t)];
+    const banned = await signedInUser(w.t);
+    const paid = [];
+    for (const u of [...buyers, banned]) paid.push(await payTier(w, u, c));
+    await w.t.database.pool.query(`INSERT INTO community_bans (community_id, user_id, banned_by) VALUES ($1, $2, $3)`, [
+      c.id,
+      banned.id,
+      owner.id,
+    ]);
+    for (const p of paid) for (const e of p.events) await deliver(w, e);
+    await drain(w.t.app);
+    for (const u of buyers) expect(await roleOf(w, c, u)).toBe("member");
+    expect(await roleOf(w, c, banned)).toBeNull();
+    const counts = (
+      await w.t.database.pool.query(
+        `SELECT member_count, (SELECT count(*)::int FROM community_members m WHERE m.community_id = c.id) AS rows
+           FROM communities c WHERE c.id = $1`,
+        [c.id],
+      )
+    ).rows[0];
+    expect(counts).toEqual({ member_count: 4, rows: 4 });
+    // The owners hear of each new member once.
+    expect(
+      await count(`SELECT count(*) AS n FROM notifications WHERE user_id = $1 AND type = 'community_join'`, [owner.id]),
+    ).toBe(3);
+  });
+
   it("an object the provider cannot read fails its own events alone; the rest of the batch is applied; the retry finishes", async () => {
     const owner = await signedInUser(w.t);
     const [good, bad] = [await signedInUser(w.t), await signedInUser(w.t)];
