@@ -276,15 +276,17 @@ export class JobWorker {
         const ready = sql`done_at IS NULL AND dead_at IS NULL AND run_at <= now() AND attempts < max_attempts
               AND (locked_until IS NULL OR locked_until < now()) AND queue IN (${queueList})`;
         // The oldest ready jobs, and the other ready jobs of their groups (setBatch: a payment
-        // event's subscription), so that one batch applies a group's waiting work together.
+        // event's subscription), so that one batch applies a group's waiting work together. The
+        // groups as an array: an index lookup per group (with IN over the CTE the planner, which
+        // expects one row from it, joined every pending group's entry to every claimed job: 36 ms).
         const claimed = await this.db.execute<ClaimedJob>(sql`
           WITH first AS (
             SELECT id, group_key FROM jobs WHERE ${ready}
             ORDER BY run_at LIMIT ${this.batchSize()} FOR UPDATE SKIP LOCKED),
           mates AS (
             SELECT id FROM jobs
-             WHERE group_key IN (SELECT group_key FROM first WHERE group_key IS NOT NULL) AND ${ready}
-               AND id NOT IN (SELECT id FROM first)
+             WHERE group_key = ANY(ARRAY(SELECT group_key FROM first WHERE group_key IS NOT NULL)) AND ${ready}
+               AND id <> ALL(ARRAY(SELECT id FROM first))
              LIMIT ${this.batchSize()} FOR UPDATE SKIP LOCKED)
           UPDATE jobs SET locked_until = now() + make_interval(secs => ${this.leaseSeconds}), attempts = attempts + 1
           WHERE id IN (SELECT id FROM first UNION ALL SELECT id FROM mates)
