@@ -6,7 +6,7 @@ import type { AppContext } from "#server/context";
 import type { Db, Queryable } from "#server/db/client";
 import { communities, communityMembers } from "#server/db/schema/index";
 import { AppError } from "./errors";
-import { communityAdminsSql, notify } from "./notifications";
+import { communityAdminsSql, notifyAll } from "./notifications";
 import { publishMembershipChange } from "./realtime";
 
 export type CommunityRow = typeof communities.$inferSelect;
@@ -207,22 +207,23 @@ export async function isBanned(db: Queryable, communityId: string, userId: strin
   return res.rows[0].banned;
 }
 
-/** What a new member sets off: their open pages learn it, the owners and admins hear of it. */
-async function announceJoin(db: Queryable, input: AddMemberInput, admins: string[]) {
-  await publishMembershipChange(db, [input.userId]);
-  await tellAdmins(db, input, admins);
-}
-
-/** The owners and admins hear of a new member. */
-async function tellAdmins(db: Queryable, input: AddMemberInput, admins: string[]) {
-  await notify(db, {
-    recipients: admins,
-    actorId: input.userId,
-    communityId: input.community.id,
-    type: "community_join",
-    title: input.viaInvite ? "{actor} joined through an invite" : "{actor} joined your community",
-    body: "Say hello and help them get started.",
-  });
+/** What new members set off: their open pages learn it, the owners and admins hear of each. */
+async function announceJoins(db: Queryable, joined: { input: AddMemberInput; admins: string[] }[]) {
+  await publishMembershipChange(
+    db,
+    joined.map((j) => j.input.userId),
+  );
+  await notifyAll(
+    db,
+    joined.map(({ input, admins }) => ({
+      recipients: admins,
+      actorId: input.userId,
+      communityId: input.community.id,
+      type: "community_join",
+      title: input.viaInvite ? "{actor} joined through an invite" : "{actor} joined your community",
+      body: "Say hello and help them get started.",
+    })),
+  );
 }
 
 /**
@@ -253,15 +254,15 @@ export async function addMember(db: Queryable, input: AddMemberInput): Promise<b
     if (await isBanned(db, input.community.id, input.userId)) throw new AppError("FORBIDDEN", MSG.bannedFromCommunity);
     return false;
   }
-  await announceJoin(db, input, admins);
+  await announceJoins(db, [{ input, admins }]);
   return true;
 }
 
 /**
  * addMember for callers whose transaction is retried whole (payment jobs), for one member or many
  * (a batch of payment events), where a banned user is passed over, in two steps: the checks and the
- * announcements now (one statement checks them all, one tells their open pages, each one's admins
- * hear of it), and the answered insert of every new member's row, in one statement, for the caller
+ * announcements now (one statement checks them all, one tells their open pages, one tells
+ * their admins of each), and the answered insert of every new member's row, in one statement, for the caller
  * to run last, just before its commit. Adding rows locks the community's row (member_count, a
  * statement trigger run once for them all) until the commit, and every other purchase in that
  * community waits for that row, so the wait lasts as little as it can. Another add of one of them in
@@ -287,11 +288,10 @@ export async function announceMembers(db: Queryable, inputs: AddMemberInput[]): 
   );
   const fresh = unique.filter((i) => state.get(key(i))?.present === false);
   if (fresh.length === 0) return null;
-  await publishMembershipChange(
+  await announceJoins(
     db,
-    fresh.map((i) => i.userId),
+    fresh.map((input) => ({ input, admins: state.get(key(input))!.admins })),
   );
-  for (const input of fresh) await tellAdmins(db, input, state.get(key(input))!.admins);
   return async () => {
     const added = await db.execute(sql`
       INSERT INTO community_members (community_id, user_id, role, joined_via_invite, last_active_at)

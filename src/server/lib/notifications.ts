@@ -78,30 +78,51 @@ export type NotifyInput = {
  * Returns how many were created.
  */
 export async function notify(db: Queryable, input: NotifyInput): Promise<number> {
-  const recipients = [...new Set(input.recipients)].filter((id) => id && id !== input.actorId);
-  if (recipients.length === 0) return 0;
-  const postId = input.postId ?? null;
-  const occurrenceId =
-    input.occurrenceId ?? (typeof input.data?.occurrence_id === "string" ? input.data.occurrence_id : null);
-  const data = {
-    ...input.data,
-    ...(postId ? { post_id: postId } : {}),
-    ...(occurrenceId ? { occurrence_id: occurrenceId } : {}),
-  };
-  const requestId = typeof input.data?.request_id === "string" ? input.data.request_id : null;
-  const flag = FLAG_OF_TYPE[input.type];
-  const communityId = input.communityId;
-  const body =
-    input.body !== undefined
-      ? sql`${input.body}`
-      : postId
-        ? sql`coalesce((SELECT left(btrim(regexp_replace(p.content, '\\s+', ' ', 'g')), 140) FROM posts p WHERE p.id = ${postId}::uuid), '')`
-        : sql`''`;
+  return notifyAll(db, [input]);
+}
+
+/**
+ * notify for many notifications at once (a batch of payment events: each new member's join to the
+ * owners), still one statement, with the same rules for each. Returns how many were created.
+ */
+export async function notifyAll(db: Queryable, inputs: NotifyInput[]): Promise<number> {
+  const items = inputs.flatMap((input) => {
+    const recipients = [...new Set(input.recipients)].filter((id) => id && id !== input.actorId);
+    if (recipients.length === 0) return [];
+    const postId = input.postId ?? null;
+    const occurrenceId =
+      input.occurrenceId ?? (typeof input.data?.occurrence_id === "string" ? input.data.occurrence_id : null);
+    return [
+      {
+        recipients,
+        actor_id: input.actorId,
+        community_id: input.communityId,
+        type: input.type,
+        flag: FLAG_OF_TYPE[input.type],
+        title: input.title,
+        // Null: the post's excerpt, when there is one.
+        body: input.body ?? null,
+        post_id: postId,
+        occurrence_id: occurrenceId,
+        request_id: typeof input.data?.request_id === "string" ? input.data.request_id : null,
+        data: {
+          ...input.data,
+          ...(postId ? { post_id: postId } : {}),
+          ...(occurrenceId ? { occurrence_id: occurrenceId } : {}),
+        },
+      },
+    ];
+  });
+  if (items.length === 0) return 0;
   const res = await db.execute<{ created: number }>(sql`
     WITH cand AS (
-      SELECT DISTINCT r.user_id FROM jsonb_array_elements_text(${JSON.stringify(recipients)}::jsonb) AS r(user_id)
+      SELECT i.*, r.user_id
+        FROM jsonb_to_recordset(${JSON.stringify(items.map((item, n) => ({ n, ...item })))}::jsonb)
+             AS i(n int, recipients jsonb, actor_id text, community_id uuid, type text, flag text, title text,
+                  body text, post_id uuid, occurrence_id uuid, request_id uuid, data jsonb),
+             jsonb_array_elements_text(i.recipients) AS r(user_id)
     ), ok AS (
-      SELECT cand.user_id,
+      SELECT cand.*,
              coalesce(s.in_app_enabled, true) AS in_app,
              coalesce(s.email_enabled, true) AS email
         FROM cand
@@ -109,22 +130,26 @@ export async function notify(db: Queryable, input: NotifyInput): Promise<number>
         LEFT JOIN user_notification_settings s ON s.user_id = cand.user_id
        WHERE coalesce(s.global_enabled, true)
          AND (coalesce(s.in_app_enabled, true) OR coalesce(s.email_enabled, true))
-         AND coalesce((s.community_settings -> ${communityId ?? ""}::text ->> ${flag}::text)::boolean, true)
-         AND ${mayReceive(sql`cand.user_id`, sql`${communityId}::uuid`, sql`${postId}::uuid`, sql`${occurrenceId}::uuid`, sql`${requestId}::uuid`)}
-    ), actor AS (
-      SELECT coalesce((SELECT coalesce(nullif(btrim(p.full_name), ''), p.username)
-                         FROM user_profiles p WHERE p.user_id = ${input.actorId}::text), 'Someone') AS name
+         AND coalesce((s.community_settings -> coalesce(cand.community_id::text, '') ->> cand.flag)::boolean, true)
+         AND ${mayReceive(sql`cand.user_id`, sql`cand.community_id`, sql`cand.post_id`, sql`cand.occurrence_id`, sql`cand.request_id`)}
+    ), named AS (
+      SELECT ok.*,
+             coalesce((SELECT coalesce(nullif(btrim(p.full_name), ''), p.username)
+                         FROM user_profiles p WHERE p.user_id = ok.actor_id), 'Someone') AS actor_name
+        FROM ok
     ), ins AS (
       INSERT INTO notifications (user_id, community_id, actor_id, type, title, body, data, in_app)
-      SELECT ok.user_id, ${communityId}::uuid, ${input.actorId}::text, ${input.type}::text,
+      SELECT named.user_id, named.community_id, named.actor_id, named.type,
              -- The first {actor} only: the template's; one inside a name or title it quotes stays as typed.
-             CASE WHEN strpos(${input.title}::text, '{actor}') > 0
-                  THEN overlay(${input.title}::text PLACING (SELECT name FROM actor)
-                               FROM strpos(${input.title}::text, '{actor}') FOR 7)
-                  ELSE ${input.title}::text END,
-             ${body}, ${JSON.stringify(data)}::jsonb,
-             ok.in_app
-        FROM ok
+             CASE WHEN strpos(named.title, '{actor}') > 0
+                  THEN overlay(named.title PLACING named.actor_name FROM strpos(named.title, '{actor}') FOR 7)
+                  ELSE named.title END,
+             coalesce(named.body,
+                      (SELECT left(btrim(regexp_replace(p.content, '\\s+', ' ', 'g')), 140) FROM posts p WHERE p.id = named.post_id),
+                      ''),
+             named.data, named.in_app
+        FROM named
+       ORDER BY named.n
       ON CONFLICT DO NOTHING
       RETURNING id, user_id, in_app
     ), ev AS (
@@ -138,9 +163,10 @@ export async function notify(db: Queryable, input: NotifyInput): Promise<number>
       -- join notifying one person behind the other. Near or past the due time the digest may be
       -- running (it holds the row), so the upsert waits and schedules the next one.
       INSERT INTO user_notification_settings AS s (user_id, digest_due_at)
-      SELECT ins.user_id, now() + make_interval(secs => ${NOTIFICATION_LIMITS.digestDelaySeconds})
-        FROM ins JOIN ok ON ok.user_id = ins.user_id
-       WHERE ok.email AND NOT EXISTS (
+      SELECT DISTINCT ins.user_id, now() + make_interval(secs => ${NOTIFICATION_LIMITS.digestDelaySeconds})
+        FROM ins
+       WHERE EXISTS (SELECT 1 FROM ok WHERE ok.user_id = ins.user_id AND ok.email)
+         AND NOT EXISTS (
              SELECT 1 FROM user_notification_settings d
               WHERE d.user_id = ins.user_id AND d.digest_due_at > now() + interval '1 minute')
       ON CONFLICT (user_id) DO UPDATE

@@ -218,9 +218,15 @@ const pickPrice = (list: PriceRow[], providerPriceId: string, hearthId?: string)
   (hearthId ? list.find((p) => p.id === hearthId) : undefined) ??
   null;
 
+/** What writing a subscription's entitlement comes to: nothing, an update of its row, or a new row. */
+type SubscriptionPlan =
+  | { write: "none"; result: WrittenSubscription | null }
+  | { write: "update"; current: EntitlementRow; fields: Partial<EntitlementRow> }
+  | { write: "insert"; values: typeof entitlements.$inferInsert; checkoutId: string | null };
+
 /**
  * Writes the entitlement of a subscription just re-read from the provider, inside a transaction
- * holding the subscription's lock (applySubscription, or a batch of events: batch.ts). The
+ * holding the subscription's lock (applySubscription, or a batch of events: event-batch.ts). The
  * membership it pays for is the caller's to sync, last.
  */
 export async function writeSubscription(
@@ -228,9 +234,75 @@ export async function writeSubscription(
   tx: Queryable,
   provider: PaymentProvider,
   sub: ProviderSubscription,
-  /** Its entitlement and prices, read already (a batch: readSubscriptions). */
-  pre?: SubscriptionReads,
 ): Promise<WrittenSubscription | null> {
+  return (await writeSubscriptions(ctx, tx, provider, [sub])).get(sub.id) ?? null;
+}
+
+/**
+ * writeSubscription for many subscriptions (a batch of events, each subscription once): the updates
+ * one by one, every new entitlement in one insert, the checkouts they complete in one update.
+ * Returns what was written, by subscription id (none for one with nothing to open yet).
+ */
+export async function writeSubscriptions(
+  ctx: AppContext,
+  tx: Queryable,
+  provider: PaymentProvider,
+  subs: ProviderSubscription[],
+  /** Their entitlements and prices, read already (a batch: readSubscriptions). */
+  pre?: SubscriptionReads,
+): Promise<Map<string, WrittenSubscription>> {
+  const out = new Map<string, WrittenSubscription>();
+  const written: { row: EntitlementRow; current?: EntitlementRow }[] = [];
+  const inserts: Extract<SubscriptionPlan, { write: "insert" }>[] = [];
+  for (const sub of subs) {
+    const plan = await planSubscription(ctx, tx, provider, sub, pre);
+    if (plan.write === "none") {
+      if (plan.result) out.set(sub.id, plan.result);
+    } else if (plan.write === "update") {
+      const [row] = await tx
+        .update(entitlements)
+        .set(plan.fields)
+        .where(eq(entitlements.id, plan.current.id))
+        .returning();
+      written.push({ row, current: plan.current });
+    } else inserts.push(plan);
+  }
+  if (inserts.length > 0) {
+    const rows = await tx
+      .insert(entitlements)
+      .values(inserts.map((i) => i.values))
+      .returning();
+    written.push(...rows.map((row) => ({ row })));
+    // First sight without its checkout's event (a missed webhook, the reconciliation): the
+    // member's waiting page learns it too.
+    const firstSeen = inserts.flatMap((i) => {
+      const row = rows.find((r) => r.providerSubscriptionId === i.values.providerSubscriptionId);
+      return row && i.checkoutId ? [{ checkoutId: i.checkoutId, row }] : [];
+    });
+    if (firstSeen.length > 0)
+      await tx.execute(sql`
+        UPDATE checkout_sessions c SET status = 'complete', entitlement_id = v.e, updated_at = now()
+          FROM unnest(${sql.param(firstSeen.map((f) => f.checkoutId))}::uuid[],
+                      ${sql.param(firstSeen.map((f) => f.row.userId))}::text[],
+                      ${sql.param(firstSeen.map((f) => f.row.id))}::uuid[]) AS v(id, u, e)
+         WHERE c.id = v.id AND c.user_id = v.u AND c.status = 'open'`);
+  }
+  for (const { row, current } of written) {
+    await scheduleLapse(tx, row);
+    if (row.status === "past_due" && current?.status !== "past_due") await tellPastDue(ctx, tx, row);
+    out.set(row.providerSubscriptionId!, { row, wasOpen: isOpen(current) });
+  }
+  return out;
+}
+
+/** What writeSubscription will do for one subscription (reading what `pre` does not hold). */
+async function planSubscription(
+  ctx: AppContext,
+  tx: Queryable,
+  provider: PaymentProvider,
+  sub: ProviderSubscription,
+  pre?: SubscriptionReads,
+): Promise<SubscriptionPlan> {
   // The entitlement with its price's provider id: the price is looked up again only when it changed.
   const [found] = pre
     ? [pre.found.get(sub.id)]
@@ -241,7 +313,7 @@ export async function writeSubscription(
         .where(and(eq(entitlements.provider, provider.name), eq(entitlements.providerSubscriptionId, sub.id)));
   const current = found?.row;
   const status = statusOf(sub);
-  if (!current && status === null) return null;
+  if (!current && status === null) return { write: "none", result: null };
   const samePrice = !!current && found.currentPriceRef === sub.providerPriceId;
   const hearthPriceId = current ? undefined : sub.metadata.price_id;
   const price = samePrice
@@ -251,7 +323,7 @@ export async function writeSubscription(
       : await priceByProviderId(tx, provider, sub.providerPriceId, hearthPriceId);
   if (!current && (!price || !sub.metadata.user_id)) {
     ctx.log.warn({ subscription: sub.id }, "payments: a subscription Hearth did not start (no price or user); ignored");
-    return null;
+    return { write: "none", result: null };
   }
   // A grace period that ran out stays ended while the provider keeps retrying (still past due):
   // only a paid invoice (active) opens it again, never a later event or the reconciliation.
@@ -287,45 +359,28 @@ export async function writeSubscription(
         }
       : {}),
   };
-  // Nothing changed (a repeated or older event, a reconciliation pass): no write, nothing to tell.
-  if (current && !price && unchanged(current, fields)) return { row: current, wasOpen: isOpen(current) };
-  let row: EntitlementRow;
-  if (current) {
-    [row] = await tx.update(entitlements).set(fields).where(eq(entitlements.id, current.id)).returning();
-  } else {
-    [row] = await tx
-      .insert(entitlements)
-      .values({
-        ...fields,
-        userId: sub.metadata.user_id!,
-        kind: price!.product === "creator_plan" ? "creator_plan" : "community",
-        communityId: price!.communityId,
-        priceId: price!.id,
-        amount: price!.amount,
-        currency: price!.currency,
-        interval: price!.interval,
-        provider: provider.name,
-        providerSubscriptionId: sub.id,
-      })
-      .returning();
-    // First sight without its checkout's event (a missed webhook, the reconciliation): the
-    // member's waiting page learns it too.
-    const checkoutId = sub.metadata.checkout_id;
-    if (checkoutId && /^[0-9a-f-]{36}$/i.test(checkoutId))
-      await tx
-        .update(checkoutSessions)
-        .set({ status: "complete", entitlementId: row.id, updatedAt: now })
-        .where(
-          and(
-            eq(checkoutSessions.id, checkoutId),
-            eq(checkoutSessions.userId, row.userId),
-            eq(checkoutSessions.status, "open"),
-          ),
-        );
-  }
-  await scheduleLapse(tx, row);
-  if (row.status === "past_due" && current?.status !== "past_due") await tellPastDue(ctx, tx, row);
-  return { row, wasOpen: isOpen(current) };
+  if (current)
+    // Nothing changed (a repeated or older event, a reconciliation pass): no write, nothing to tell.
+    return !price && unchanged(current, fields)
+      ? { write: "none", result: { row: current, wasOpen: isOpen(current) } }
+      : { write: "update", current, fields };
+  const checkoutId = sub.metadata.checkout_id;
+  return {
+    write: "insert",
+    values: {
+      ...fields,
+      userId: sub.metadata.user_id!,
+      kind: price!.product === "creator_plan" ? "creator_plan" : "community",
+      communityId: price!.communityId,
+      priceId: price!.id,
+      amount: price!.amount,
+      currency: price!.currency,
+      interval: price!.interval,
+      provider: provider.name,
+      providerSubscriptionId: sub.id,
+    },
+    checkoutId: checkoutId && UUID.test(checkoutId) ? checkoutId : null,
+  };
 }
 
 const sameTime = (a: Date | null, b: Date | null) => (a?.getTime() ?? null) === (b?.getTime() ?? null);
@@ -479,22 +534,30 @@ type PaymentInput = {
 
 /** Records money that moved, once per provider object, kind and outcome. */
 export async function recordPayment(tx: Queryable, p: PaymentInput) {
+  await recordPayments(tx, [p]);
+}
+
+/** recordPayment for many (a batch of events), in one statement. */
+export async function recordPayments(tx: Queryable, list: PaymentInput[]) {
+  if (list.length === 0) return;
   await tx
     .insert(payments)
-    .values({
-      entitlementId: p.entitlement?.id ?? null,
-      userId: p.entitlement?.userId ?? p.userId ?? null,
-      communityId: p.entitlement?.communityId ?? p.communityId ?? null,
-      kind: p.kind,
-      status: p.status,
-      amount: p.amount,
-      currency: p.currency,
-      fee: p.fee,
-      provider: p.provider,
-      providerRef: p.providerRef,
-      receiptUrl: p.receiptUrl,
-      description: p.description,
-    })
+    .values(
+      list.map((p) => ({
+        entitlementId: p.entitlement?.id ?? null,
+        userId: p.entitlement?.userId ?? p.userId ?? null,
+        communityId: p.entitlement?.communityId ?? p.communityId ?? null,
+        kind: p.kind,
+        status: p.status,
+        amount: p.amount,
+        currency: p.currency,
+        fee: p.fee,
+        provider: p.provider,
+        providerRef: p.providerRef,
+        receiptUrl: p.receiptUrl,
+        description: p.description,
+      })),
+    )
     .onConflictDoNothing();
 }
 
@@ -518,9 +581,20 @@ export async function recordInvoice(
   row: EntitlementRow | null,
   failed: boolean,
 ) {
+  const payment = invoicePayment(provider, invoice, row, failed);
+  if (payment) await recordPayment(db, payment);
+}
+
+/** The payment recordInvoice records, or null when there is none yet. */
+export function invoicePayment(
+  provider: PaymentProvider,
+  invoice: ProviderInvoice,
+  row: EntitlementRow | null,
+  failed: boolean,
+): PaymentInput | null {
   const paid = invoice.status === "paid";
-  if (!paid && !failed) return;
-  await recordPayment(db, {
+  if (!paid && !failed) return null;
+  return {
     entitlement: row,
     kind: "charge",
     status: paid ? "succeeded" : "failed",
@@ -531,7 +605,7 @@ export async function recordInvoice(
     receiptUrl: invoice.receiptUrl,
     fee: invoice.fee,
     description: row?.kind === "creator_plan" ? "Creator plan" : "Membership",
-  });
+  };
 }
 
 /** A refund that went through closes the one-time purchase it refunds, and is recorded. */

@@ -3,11 +3,12 @@ import type { AppContext } from "#server/context";
 import type { Queryable } from "#server/db/client";
 import { announceMembers } from "#server/lib/community-access";
 import {
+  invoicePayment,
   joins,
   readSubscriptions,
-  recordInvoice,
+  recordPayments,
   syncMembership,
-  writeSubscription,
+  writeSubscriptions,
   type WrittenSubscription,
 } from "./entitlements";
 import type { PaymentProvider, ProviderCheckout, ProviderInvoice, ProviderSubscription } from "./provider";
@@ -188,11 +189,7 @@ async function applyTogether(ctx: AppContext, provider: PaymentProvider, works: 
     const known = subs.filter((s): s is ProviderSubscription => !!s);
     // Their entitlements and prices in two statements, not two each.
     const pre = await readSubscriptions(tx, provider, known);
-    const written = new Map<string, WrittenSubscription>();
-    for (const sub of known) {
-      const w = await writeSubscription(ctx, tx, provider, sub, pre);
-      if (w) written.set(sub.id, w);
-    }
+    const written = await writeSubscriptions(ctx, tx, provider, known, pre);
     // Memberships: the new members checked and announced together now, their rows inserted last,
     // just before the commit (adding a member locks the community's row, its member count, until
     // the commit); the rest (a membership that closes) one by one.
@@ -204,14 +201,18 @@ async function applyTogether(ctx: AppContext, provider: PaymentProvider, works: 
       tx,
       joining.map((w) => ({ community: { id: w.row.communityId! }, userId: w.row.userId })),
     );
-    for (const { work, invoice } of invoices)
-      await recordInvoice(
-        tx,
-        provider,
-        invoice,
-        written.get(invoice.subscriptionId!)?.row ?? null,
-        work.group === "invoice_failed",
-      );
+    await recordPayments(
+      tx,
+      invoices.flatMap(
+        ({ work, invoice }) =>
+          invoicePayment(
+            provider,
+            invoice,
+            written.get(invoice.subscriptionId!)?.row ?? null,
+            work.group === "invoice_failed",
+          ) ?? [],
+      ),
+    );
     const done = checkouts
       .map(({ checkout }) => ({ session: checkout.id, entitlement: written.get(checkout.subscriptionId!)?.row.id }))
       .filter((c): c is { session: string; entitlement: string } => !!c.entitlement);

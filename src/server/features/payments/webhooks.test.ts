@@ -292,10 +292,17 @@ describe("stripe webhook: events applied in batches", () => {
       )
     ).rows[0];
     expect(counts).toEqual({ member_count: 4, rows: 4 });
-    // The owners hear of each new member once.
-    expect(
-      await count(`SELECT count(*) AS n FROM notifications WHERE user_id = $1 AND type = 'community_join'`, [owner.id]),
-    ).toBe(3);
+    // The owners hear of each new member once (one statement for the batch), each by name.
+    const told = (
+      await w.t.database.pool.query<{ actor_id: string; title: string; name: string }>(
+        `SELECT n.actor_id, n.title, coalesce(nullif(btrim(p.full_name), ''), p.username) AS name
+           FROM notifications n JOIN user_profiles p ON p.user_id = n.actor_id
+          WHERE n.user_id = $1 AND n.type = 'community_join'`,
+        [owner.id],
+      )
+    ).rows;
+    expect(told.map((n) => n.actor_id).sort()).toEqual(buyers.map((u) => u.id).sort());
+    for (const n of told) expect(n.title).toBe(`${n.name} joined your community`);
   });
 
   it("an object the provider cannot read fails its own events alone; the rest of the batch is applied; the retry finishes", async () => {
