@@ -14,6 +14,9 @@ import { int } from "../lib/format";
 import { signIn } from "../lib/hearth-client";
 import type { ResultRow, Scenario } from "../lib/scenario";
 import { authSecretOf, insertSessions } from "../lib/sessions";
+import { connectDatabase } from "../../src/server/db/client";
+import { storeEvents } from "../../src/server/features/payments/events";
+import { stripeEvent } from "../../src/server/features/payments/stripe-provider";
 
 const WEBHOOK_SECRET = "whsec_hearth_bench";
 const SECRET_KEY = "sk_test_hearth_bench";
@@ -133,21 +136,24 @@ export const payments: Scenario = {
         "tiers",
       );
       const tierId = tiers.tiers[0].id;
+      // Two cohorts: the first's events go through the webhook (a), the second's are stored at once
+      // and drained by the queue (c).
+      const MEMBERS = 2 * SUBSCRIPTIONS;
       await pool.query(
         `INSERT INTO "user" (id, name, email, email_verified)
          SELECT md5('hearth-bench-pay-' || n), 'Payer ' || n, 'bench-pay-' || n || '@bench.hearth.test', true
            FROM generate_series(1, $1::int) n`,
-        [SUBSCRIPTIONS],
+        [MEMBERS],
       );
       await pool.query(
         `INSERT INTO user_profiles (user_id, username, full_name)
          SELECT md5('hearth-bench-pay-' || n), 'payer' || n, 'Payer ' || n FROM generate_series(1, $1::int) n`,
-        [SUBSCRIPTIONS],
+        [MEMBERS],
       );
       const ids = (
         await pool.query<{ id: string }>(
           `SELECT md5('hearth-bench-pay-' || n) AS id FROM generate_series(1, $1::int) n ORDER BY n`,
-          [SUBSCRIPTIONS],
+          [MEMBERS],
         )
       ).rows.map((r) => r.id);
       const cookies = await insertSessions(pool, authSecretOf(a.dataDir), ids);
@@ -162,7 +168,7 @@ export const payments: Scenario = {
       const price = (
         await pool.query<{ p: string }>(`SELECT provider_price_id AS p FROM prices WHERE tier_id = $1`, [tierId])
       ).rows[0].p;
-      const sessions: string[] = new Array(SUBSCRIPTIONS);
+      const sessions: string[] = new Array(MEMBERS);
       const bareForm = (i: number) =>
         new URLSearchParams({
           mode: "subscription",
@@ -209,21 +215,32 @@ export const payments: Scenario = {
       }
       const checkoutFailures = [...hearthStatuses].filter(([s]) => s !== 201).reduce((x, [, k]) => x + k, 0);
       if (checkoutFailures > 0) throw new Error(`checkouts failed: ${JSON.stringify([...hearthStatuses])}`);
-
-      // Every member pays at Stripe; the events are collected, not delivered yet.
-      await lanes(SUBSCRIPTIONS, CHECKOUT_CONNECTIONS, async (i) => {
-        const res = await fetch(`${fake.url}/test/checkout/${sessions[i]}/complete`, { method: "POST" });
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`complete ${sessions[i]} answered ${res.status}`);
+      // The second cohort's checkouts, not measured.
+      const second = await lanes(SUBSCRIPTIONS, CHECKOUT_CONNECTIONS, async (i) => {
+        const res = await checkout(SUBSCRIPTIONS + i);
+        const body = (await res.json()) as { url?: string };
+        if (res.status === 201) sessions[SUBSCRIPTIONS + i] = body.url!.split("/").pop()!;
         return res.status;
       });
-      const all = await json<{ data: Array<{ id: string; type: string }> }>(
-        await fetch(`${fake.url}/test/events`),
-        "events",
-      );
-      const events = all.data.filter((e) => EVENT_TYPES.includes(e.type));
-      if (events.length !== SUBSCRIPTIONS * 4)
-        throw new Error(`expected ${SUBSCRIPTIONS * 4} events, got ${events.length}`);
+      if (non2xx(second) > 0) throw new Error(`checkouts failed: ${JSON.stringify([...second.statuses])}`);
+
+      // A cohort pays at Stripe; its events are collected, not delivered yet.
+      const seen = new Set<string>();
+      const pay = async (from: number) => {
+        await lanes(SUBSCRIPTIONS, CHECKOUT_CONNECTIONS, async (i) => {
+          const res = await fetch(`${fake.url}/test/checkout/${sessions[from + i]}/complete`, { method: "POST" });
+          await res.arrayBuffer();
+          if (res.status !== 200) throw new Error(`complete ${sessions[from + i]} answered ${res.status}`);
+          return res.status;
+        });
+        const all = await json<{ data: Stripe.Event[] }>(await fetch(`${fake.url}/test/events`), "events");
+        const fresh = all.data.filter((e) => EVENT_TYPES.includes(e.type) && !seen.has(e.id));
+        for (const e of fresh) seen.add(e.id);
+        if (fresh.length !== SUBSCRIPTIONS * 4)
+          throw new Error(`expected ${SUBSCRIPTIONS * 4} events, got ${fresh.length}`);
+        return fresh;
+      };
+      const events = await pay(0);
       const repeats = shuffled(events, 7).slice(0, Math.round(events.length * DUPLICATE_SHARE));
       const stream = shuffled([...events, ...repeats]);
       // Signed just before sending, as Stripe does (the signature's timestamp must be recent).
@@ -248,6 +265,25 @@ export const payments: Scenario = {
         await pool.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
         await pool.query("SELECT pg_stat_statements_reset()");
       }
+      const cpuSince = (from: ReturnType<typeof cpuOf>) => {
+        const now = cpuOf();
+        return { hearth: now.hearth - from.hearth, postgres: now.postgres - from.postgres, fake: now.fake - from.fake };
+      };
+      /** Waits until `total` events are stored and none waits (or 10 minutes from `since`). */
+      const untilProcessed = async (total: number, since: number) => {
+        for (;;) {
+          // Every event is stored once the intake is answered: the waiting ones are counted (a partial
+          // index), not the processed ones (a scan of the table, which would bill PostgreSQL for the poll).
+          const waiting = Number(
+            (await pool!.query(`SELECT count(*) AS n FROM payment_events WHERE processed_at IS NULL`)).rows[0].n,
+          );
+          if (waiting === 0) return;
+          if (performance.now() - since > 600_000)
+            throw new Error(`only ${total - waiting} of ${total} processed in 10 min`);
+          // Every 200 ms: the count reads the waiting events' heap rows, a cost the events did not make.
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      };
       const cpu0 = cpuOf();
       const t0 = performance.now();
       const intake = await lanes(bodies.length, WEBHOOK_CONNECTIONS, async (i) => {
@@ -259,19 +295,7 @@ export const payments: Scenario = {
         await res.arrayBuffer();
         return res.status;
       });
-      let processed = 0;
-      for (;;) {
-        // Every event is stored once the intake is answered: the waiting ones are counted (a partial
-        // index), not the processed ones (a scan of the table, which would bill PostgreSQL for the poll).
-        processed =
-          events.length -
-          Number((await pool.query(`SELECT count(*) AS n FROM payment_events WHERE processed_at IS NULL`)).rows[0].n);
-        if (processed >= events.length) break;
-        if (performance.now() - t0 > 600_000)
-          throw new Error(`only ${processed} of ${events.length} processed in 10 min`);
-        // Every 200 ms: the count reads the waiting events' heap rows, a cost the events did not make.
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      await untilProcessed(events.length, t0);
       const endToEnd = (performance.now() - t0) / 1000;
       if (process.env.PG_STAT_STATEMENTS === "true") {
         const top = await pool.query(
@@ -280,12 +304,7 @@ export const payments: Scenario = {
         console.log(top.rows.map((r) => `${r.ms}\t${r.calls}\t${r.per}\t${r.rows}\t${r.q}`).join("\n"));
       }
       loads.push(os.loadavg()[0]);
-      const cpu1 = cpuOf();
-      const cpuParts = {
-        hearth: cpu1.hearth - cpu0.hearth,
-        postgres: cpu1.postgres - cpu0.postgres,
-        fake: cpu1.fake - cpu0.fake,
-      };
+      const cpuParts = cpuSince(cpu0);
       const cpuSeconds = cpuParts.hearth + cpuParts.postgres + cpuParts.fake;
       const perEvent = (x: number) => ((x * 1000) / events.length).toFixed(1);
       const lag = (
@@ -295,29 +314,61 @@ export const payments: Scenario = {
       ).rows.map((r) => Number(r.ms));
 
       // Exactly once: one entitlement, one payment and one membership per member, every event once.
-      const facts = (
-        await pool.query(
-          `SELECT (SELECT count(*) FROM entitlements WHERE provider = 'stripe' AND status = 'active')::int AS entitlements,
+      const exactlyOnce = async (members: number) => {
+        const facts = (
+          await pool!.query(
+            `SELECT (SELECT count(*) FROM entitlements WHERE provider = 'stripe' AND status = 'active')::int AS entitlements,
                   (SELECT count(*) FROM entitlements WHERE provider = 'stripe')::int AS all_entitlements,
                   (SELECT count(*) FROM payments WHERE provider = 'stripe')::int AS payments,
                   (SELECT count(*) FROM payment_events)::int AS events,
                   (SELECT count(*) FROM community_members WHERE community_id = $1 AND role = 'member')::int AS members,
                   (SELECT count(*) FROM jobs WHERE queue = 'payments.event' AND dead_at IS NOT NULL)::int AS dead,
                   (SELECT count(*) FROM checkout_sessions WHERE provider = 'stripe' AND status = 'complete')::int AS complete`,
-          [community.id],
-        )
-      ).rows[0];
-      const expected = {
-        entitlements: SUBSCRIPTIONS,
-        all_entitlements: SUBSCRIPTIONS,
-        payments: SUBSCRIPTIONS,
-        events: events.length,
-        members: SUBSCRIPTIONS,
-        dead: 0,
-        complete: SUBSCRIPTIONS,
+            [community.id],
+          )
+        ).rows[0];
+        const expected = {
+          entitlements: members,
+          all_entitlements: members,
+          payments: members,
+          events: members * 4,
+          members,
+          dead: 0,
+          complete: members,
+        };
+        for (const [k, v] of Object.entries(expected))
+          if (facts[k] !== v) throw new Error(`exactly-once check failed: ${k} is ${facts[k]}, expected ${v}`);
+        return facts;
       };
-      for (const [k, v] of Object.entries(expected))
-        if (facts[k] !== v) throw new Error(`exactly-once check failed: ${k} is ${facts[k]}, expected ${v}`);
+      const facts = await exactlyOnce(SUBSCRIPTIONS);
+
+      // (c) The queue alone: the second cohort's events stored at once (one transaction, the rows the
+      // webhook stores: storeEvents), as a burst of deliveries leaves them, then drained by the two
+      // processes' workers; timed from the commit until every event is processed.
+      const drained = await pay(SUBSCRIPTIONS);
+      const store = connectDatabase(url, { max: 1 });
+      const cpu2 = cpuOf();
+      let t2 = 0;
+      try {
+        await store.db.transaction(async (tx) => {
+          for (let i = 0; i < drained.length; i += 500)
+            await storeEvents(tx, "stripe", drained.slice(i, i + 500).map(stripeEvent));
+        });
+        t2 = performance.now();
+      } finally {
+        await store.close();
+      }
+      await untilProcessed(drained.length, t2);
+      const drainSeconds = (performance.now() - t2) / 1000;
+      const drainCpu = cpuSince(cpu2);
+      const drainCpuSeconds = drainCpu.hearth + drainCpu.postgres + drainCpu.fake;
+      const drainLag = (
+        await pool.query<{ ms: number }>(
+          `SELECT extract(epoch FROM processed_at - received_at) * 1000 AS ms FROM payment_events WHERE id = ANY($1)`,
+          [drained.map((e) => e.id)],
+        )
+      ).rows.map((r) => Number(r.ms));
+      await exactlyOnce(MEMBERS);
 
       // The intake's baseline: a bare server that reads each body and answers the same bytes.
       const baseline = await startBaseline("payments", {
@@ -363,6 +414,17 @@ export const payments: Scenario = {
           goal: 1,
         },
         {
+          endpoint: `The queue alone: ${int(drained.length)} events stored at once, processed exactly once (events/s; p50/p99: stored → processed)`,
+          connections: 4,
+          requestsPerSecond: drained.length / drainSeconds,
+          p50: round1(quantile(drainLag, 0.5)),
+          p99: round1(quantile(drainLag, 0.99)),
+          non2xx: 0,
+          errors: 0,
+          reference: { label: `issue goal, ${EVENTS_GOAL} events/s`, requestsPerSecond: EVENTS_GOAL },
+          goal: 1,
+        },
+        {
           endpoint: `POST /api/billing/checkout (p95 ${round1(quantile(hearthTimes, 0.95))} ms; bare ${round1(quantile(bareTimes, 0.95))} ms)`,
           connections: CHECKOUT_CONNECTIONS,
           requestsPerSecond: hearthTimes.length / hearthSeconds,
@@ -379,6 +441,7 @@ export const payments: Scenario = {
       ];
       notes.push(
         `CPU: the two Hearth processes, PostgreSQL and the fake Stripe used ${cpuSeconds.toFixed(1)} CPU seconds for the ${int(bodies.length)} deliveries and ${int(events.length)} events (${perEvent(cpuSeconds)} ms an event, intake included: Hearth's Node processes ${perEvent(cpuParts.hearth)} ms, PostgreSQL ${perEvent(cpuParts.postgres)} ms, the fake ${perEvent(cpuParts.fake)} ms) over ${endToEnd.toFixed(1)} s, ${(cpuSeconds / endToEnd).toFixed(2)} of the ${os.cpus().length} cores: the rest of the time they waited for a core the machine's other work held. With the ${os.cpus().length} cores to themselves that cost bounds the rate at about ${int((os.cpus().length * events.length) / cpuSeconds)} events/s (the fake's share included, which real Stripe would not cost).`,
+        `The queue alone (c): a second cohort of ${int(SUBSCRIPTIONS)} members pays, and its ${int(drained.length)} events are stored in one transaction with the rows the webhook stores (\`storeEvents\`), as a burst of deliveries leaves them; the two processes' workers (two batches at once each, the connections column) then process them, timed from the commit until none waits (their first poll comes within a second). CPU: ${drainCpuSeconds.toFixed(1)} CPU seconds, ${perEvent(drainCpuSeconds)} ms an event (Node ${perEvent(drainCpu.hearth)} ms, PostgreSQL ${perEvent(drainCpu.postgres)} ms, the fake ${perEvent(drainCpu.fake)} ms) over ${drainSeconds.toFixed(1)} s, ${(drainCpuSeconds / drainSeconds).toFixed(2)} of the ${os.cpus().length} cores. Checked afterwards: ${int(2 * SUBSCRIPTIONS)} of each, exactly once.`,
         `Load average (1 min) of the ${os.cpus().length}-core machine: ${loads.map((l) => l.toFixed(1)).join(" at the start, ")} when the last event was processed; the baselines ran under the same load. Each Hearth process claims the oldest waiting events with the other waiting events of their subscriptions (\`jobs.group_key\`) and applies them in batches of about 32, two at once (\`JobWorker.setBatch\`, \`src/server/features/payments/event-batch.ts\`): each object re-read once, one transaction per batch; batches that share a subscription wait for each other (advisory locks), and new members' rows, which lock the community's row (member count) until the commit, go in last, so the scenario's single community is the worst case.`,
       );
       return { rows, notes };

@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { AppContext } from "#server/context";
+import type { Queryable } from "#server/db/client";
 import { entitlements, paymentEvents, payoutAccounts } from "#server/db/schema/index";
 import { hourly, type JobHandler } from "#server/lib/jobs";
 import {
@@ -28,33 +29,104 @@ export const RENEW_QUEUE = "payments.simulated-renewals";
 export const EVENT_BATCH = 32;
 export const EVENT_BATCH_LANES = 2;
 
+/** Deliveries one statement stores at most, and statements in flight at once, per process. */
+const INTAKE_GROUP = 64;
+const INTAKE_LANES = 2;
+
+type Delivery = { event: ProviderEvent; done: (stored: boolean) => void; fail: (err: unknown) => void };
+type Intake = { waiting: Delivery[]; lanes: number };
+const intakes = new WeakMap<AppContext, Map<string, Intake>>();
+
 /**
- * Stores an event (once) and queues its processing, in one statement (the webhook answers fast and
- * holds a pooled connection for one round trip). Returns whether it was new.
+ * Stores an event (once) and queues its processing; the webhook answers once it is committed.
+ * Deliveries that arrive while a store is in flight wait for it and are then stored together, in
+ * one statement and one commit (a group commit): alone, a delivery goes at once. Returns whether
+ * the event was new (in a group, the first of two with one id is).
  */
-export async function receiveEvent(ctx: AppContext, provider: PaymentProvider, event: ProviderEvent): Promise<boolean> {
-  const res = await ctx.db.execute<{ stored: number }>(sql`
-    WITH e AS (
-      INSERT INTO payment_events (id, provider, type, livemode, object_id, payload)
-      VALUES (${event.id}, ${provider.name}, ${event.type}, ${event.livemode}, ${event.objectId},
-              ${JSON.stringify(event.payload)}::jsonb)
-      ON CONFLICT DO NOTHING
-      RETURNING id),
-    j AS (
-      INSERT INTO jobs (queue, payload, max_attempts, singleton_key, group_key)
-      SELECT ${EVENT_QUEUE}, jsonb_build_object('id', e.id), 12, 'payment-event:' || e.id,
-             ${event.groupRef ? `payment:${provider.name}:${event.groupRef}` : null}::text FROM e
-      ON CONFLICT (singleton_key) WHERE singleton_key IS NOT NULL AND done_at IS NULL AND dead_at IS NULL DO NOTHING
-      RETURNING id)
-    SELECT (SELECT count(*) FROM e)::int AS stored`);
-  const stored = res.rows[0]?.stored === 1;
-  if (stored) ctx.worker.kick();
-  return stored;
+export function receiveEvent(ctx: AppContext, provider: PaymentProvider, event: ProviderEvent): Promise<boolean> {
+  const byProvider = intakes.get(ctx) ?? new Map<string, Intake>();
+  intakes.set(ctx, byProvider);
+  const intake = byProvider.get(provider.name) ?? { waiting: [], lanes: 0 };
+  byProvider.set(provider.name, intake);
+  return new Promise((done, fail) => {
+    intake.waiting.push({ event, done, fail });
+    if (intake.lanes < INTAKE_LANES) {
+      intake.lanes++;
+      void storeWaiting(ctx, provider, intake).finally(() => intake.lanes--);
+    }
+  });
+}
+
+async function storeWaiting(ctx: AppContext, provider: PaymentProvider, intake: Intake) {
+  while (intake.waiting.length > 0) {
+    const group = intake.waiting.splice(0, INTAKE_GROUP);
+    const answer = async (list: Delivery[]) => {
+      const stored = await storeEvents(
+        ctx.db,
+        provider.name,
+        list.map((d) => d.event),
+      );
+      if (stored.size > 0) ctx.worker.kick();
+      for (const d of list) d.done(stored.delete(d.event.id));
+    };
+    try {
+      await answer(group);
+    } catch (err) {
+      // One event the database refuses fails alone: the others are stored one by one.
+      if (group.length === 1) group[0].fail(err);
+      else
+        for (const d of group)
+          await answer([d]).catch((e: unknown) => {
+            d.fail(e);
+          });
+    }
+  }
 }
 
 /** Stores several events in order (the simulated provider reports what one action did). */
 export async function receiveEvents(ctx: AppContext, provider: PaymentProvider, events: ProviderEvent[]) {
-  for (const event of events) await receiveEvent(ctx, provider, event);
+  if ((await storeEvents(ctx.db, provider.name, events)).size > 0) ctx.worker.kick();
+}
+
+/**
+ * Stores events, each once (by id: one stored before, or twice in the list, is stored once), and
+ * queues the processing of each new one, in their order, in one statement. Returns the new ids.
+ */
+export async function storeEvents(
+  db: Queryable,
+  provider: PaymentProvider["name"],
+  events: ProviderEvent[],
+): Promise<Set<string>> {
+  if (events.length === 0) return new Set();
+  const rows = events.map((e, n) => ({
+    n,
+    id: e.id,
+    type: e.type,
+    livemode: e.livemode,
+    object_id: e.objectId,
+    payload: e.payload,
+    group_key: e.groupRef ? `payment:${provider}:${e.groupRef}` : null,
+  }));
+  const res = await db.execute<{ id: string }>(sql`
+    WITH v AS (
+      SELECT DISTINCT ON (v.id) v.*
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+             AS v(n int, id text, type text, livemode boolean, object_id text, payload jsonb, group_key text)
+       ORDER BY v.id, v.n),
+    e AS (
+      INSERT INTO payment_events (id, provider, type, livemode, object_id, payload)
+      SELECT v.id, ${provider}, v.type, v.livemode, v.object_id, v.payload FROM v
+      ON CONFLICT DO NOTHING
+      RETURNING id),
+    j AS (
+      INSERT INTO jobs (queue, payload, max_attempts, singleton_key, group_key)
+      SELECT ${EVENT_QUEUE}, jsonb_build_object('id', e.id), 12, 'payment-event:' || e.id, v.group_key
+        FROM e JOIN v ON v.id = e.id
+       ORDER BY v.n
+      ON CONFLICT (singleton_key) WHERE singleton_key IS NOT NULL AND done_at IS NULL AND dead_at IS NULL DO NOTHING
+      RETURNING id)
+    SELECT e.id FROM e`);
+  return new Set(res.rows.map((r) => r.id));
 }
 
 /** What an event type changes, from the object it names (re-read from the provider). */

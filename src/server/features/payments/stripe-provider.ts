@@ -67,6 +67,21 @@ function groupRefOf(type: string, object: Record<string, unknown> | undefined): 
   return own;
 }
 
+/** A Stripe event (its signature checked) as a ProviderEvent. */
+export function stripeEvent(event: Stripe.Event): ProviderEvent {
+  const object = event.data?.object as unknown as Record<string, unknown> | undefined;
+  return {
+    id: event.id,
+    type: event.type,
+    livemode: event.livemode,
+    objectId: typeof object?.id === "string" ? object.id : null,
+    created: seconds(event.created),
+    account: event.account ?? null,
+    payload: event as unknown as Record<string, unknown>,
+    groupRef: groupRefOf(event.type, object),
+  };
+}
+
 /** Hearth's three metadata keys, when present (anything else on the object is ignored). */
 function hearthMetadata(m: Record<string, string> | null | undefined): Partial<HearthMetadata> {
   const out: Partial<HearthMetadata> = {};
@@ -318,17 +333,7 @@ export function createStripeProvider(config: StripePaymentsConfig): PaymentProvi
       } catch (err) {
         throw new WebhookSignatureError("Invalid Stripe-Signature", { cause: err });
       }
-      const object = event.data?.object as unknown as Record<string, unknown> | undefined;
-      return {
-        id: event.id,
-        type: event.type,
-        livemode: event.livemode,
-        objectId: typeof object?.id === "string" ? object.id : null,
-        created: seconds(event.created),
-        account: event.account ?? null,
-        payload: event as unknown as Record<string, unknown>,
-        groupRef: groupRefOf(event.type, object),
-      };
+      return stripeEvent(event);
     },
   };
 }

@@ -3,8 +3,10 @@ import { buildApp } from "#server/app";
 import { connectDatabase } from "#server/db/client";
 import type { FakeSubscription } from "#server/test/fake-stripe-objects";
 import { signedInUser } from "#server/test/harness";
-import { processEvent, processStoredEvent } from "./events";
+import type Stripe from "stripe";
+import { processEvent, processStoredEvent, storeEvents } from "./events";
 import { paymentProvider } from "./provider-registry";
+import { stripeEvent } from "./stripe-provider";
 import {
   checkoutStatus,
   deliver,
@@ -111,6 +113,59 @@ describe("stripe webhook: the same event twice", () => {
       await count(`SELECT count(*) AS n FROM payment_events WHERE id = ANY($1)`, [paid.events.map((e) => e.id)]),
     ).toBe(4);
     expect(await count(`SELECT count(*) AS n FROM community_members WHERE user_id = $1`, [member.id])).toBe(1);
+  });
+
+  it("stored together (storeEvents): each once, whether repeated in the list or stored before; jobs in the list's order", async () => {
+    const owner = await signedInUser(w.t);
+    const member = await signedInUser(w.t);
+    const c = await paidCommunity(w, owner);
+    const [a, b, d, e] = (await payTier(w, member, c)).events.map((x) => stripeEvent(x as unknown as Stripe.Event));
+    expect([...(await storeEvents(w.t.app.ctx.db, "stripe", [b]))]).toEqual([b.id]);
+    const stored = await storeEvents(w.t.app.ctx.db, "stripe", [e, a, b, e, d]);
+    expect([...stored].sort()).toEqual([a.id, d.id, e.id].sort());
+    const jobs = (
+      await w.t.database.pool.query<{ id: string; group_key: string }>(
+        `SELECT payload->>'id' AS id, group_key FROM jobs WHERE queue = 'payments.event' AND payload->>'id' = ANY($1) ORDER BY jobs.id`,
+        [[a.id, b.id, d.id, e.id]],
+      )
+    ).rows;
+    expect(jobs.map((j) => j.id)).toEqual([b.id, e.id, a.id, d.id]);
+    expect(new Set(jobs.map((j) => j.group_key)).size).toBe(1);
+    expect(await count(`SELECT count(*) AS n FROM payment_events WHERE id = ANY($1)`, [[a.id, b.id, d.id, e.id]])).toBe(
+      4,
+    );
+    await drain(w.t.app);
+    expect(await roleOf(w, c, member)).toBe("member");
+    expect(await paymentsOf(w, member)).toHaveLength(1);
+  });
+});
+
+describe("stripe webhook: deliveries at once are stored together", () => {
+  it("each answered once committed; a repeat among them is the duplicate; one the database refuses fails alone", async () => {
+    const owner = await signedInUser(w.t);
+    const member = await signedInUser(w.t);
+    const c = await paidCommunity(w, owner);
+    const paid = await payTier(w, member, c);
+    // NUL in a string: a signed event PostgreSQL's jsonb refuses.
+    const poison = { ...paid.events[0], id: `evt_poison_${Date.now()}`, data: { object: { id: "cs_\u0000" } } };
+    const bodies = [...paid.events, paid.events[2], poison].map((e) => w.fake.signed(e as (typeof paid.events)[0]));
+    const answers = await Promise.all(bodies.map((b) => postWebhook(w.t.app, b.body, b.signature)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 500]);
+    const repeated = [answers[2], answers[4]].map((a) => (a.body as { duplicate: boolean }).duplicate).sort();
+    expect(repeated).toEqual([false, true]);
+    expect(
+      answers
+        .slice(0, 4)
+        .filter((_a, i) => i !== 2)
+        .every((a) => a.body.duplicate === false),
+    ).toBe(true);
+    expect(
+      await count(`SELECT count(*) AS n FROM payment_events WHERE id = ANY($1)`, [
+        [...paid.events.map((e) => e.id), poison.id],
+      ]),
+    ).toBe(4);
+    await drain(w.t.app);
+    expect(await roleOf(w, c, member)).toBe("member");
   });
 });
 
