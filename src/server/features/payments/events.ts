@@ -31,7 +31,7 @@ export const EVENT_BATCH_LANES = 2;
 
 /** Deliveries one statement stores at most, and statements in flight at once, per process. */
 const INTAKE_GROUP = 64;
-const INTAKE_LANES = 2;
+const INTAKE_LANES = 1;
 
 type Delivery = { event: ProviderEvent; done: (stored: boolean) => void; fail: (err: unknown) => void };
 type Intake = { waiting: Delivery[]; lanes: number };
