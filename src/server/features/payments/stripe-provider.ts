@@ -93,9 +93,23 @@ function hearthMetadata(m: Record<string, string> | null | undefined): Partial<H
 const isMissing = (err: unknown) =>
   err instanceof Stripe.errors.StripeError && (err.code === "resource_missing" || err.statusCode === 404);
 
-async function orNull<T>(read: Promise<T>): Promise<T | null> {
+/**
+ * A re-read of one object (each event processed makes one or more), null when Stripe does not know
+ * it. stripe-node keeps the caller's stack on every call (`new Error().stack`, for its errors), and
+ * with source maps on (the loader) each stack costs about 3% of a busy process's time: re-reads
+ * start with no stack frames kept, and an error of one still names the request and Stripe's answer.
+ */
+async function orNull<T>(read: () => Promise<T>): Promise<T | null> {
+  const limit = Error.stackTraceLimit;
+  let pending: Promise<T>;
+  Error.stackTraceLimit = 0;
   try {
-    return await read;
+    pending = read();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+  try {
+    return await pending;
   } catch (err) {
     if (isMissing(err)) return null;
     throw err;
@@ -261,19 +275,19 @@ export function createStripeProvider(config: StripePaymentsConfig): PaymentProvi
     createCheckout,
 
     getCheckout: async (id) => {
-      const c = await orNull(stripe.checkout.sessions.retrieve(id));
+      const c = await orNull(() => stripe.checkout.sessions.retrieve(id));
       return c && normalizeCheckout(c);
     },
     getSubscription: async (id) => {
-      const s = await orNull(stripe.subscriptions.retrieve(id));
+      const s = await orNull(() => stripe.subscriptions.retrieve(id));
       return s && normalizeSubscription(s);
     },
     getInvoice: async (id) => {
-      const i = await orNull(stripe.invoices.retrieve(id));
+      const i = await orNull(() => stripe.invoices.retrieve(id));
       return i && normalizeInvoice(i);
     },
     getRefund: async (id) => {
-      const r = await orNull(stripe.refunds.retrieve(id));
+      const r = await orNull(() => stripe.refunds.retrieve(id));
       return r && normalizeRefund(r);
     },
     listSubscriptions,
@@ -321,7 +335,7 @@ export function createStripeProvider(config: StripePaymentsConfig): PaymentProvi
       ).url,
 
     getAccount: async (accountId) => {
-      const a = await orNull(stripe.accounts.retrieve(accountId));
+      const a = await orNull(() => stripe.accounts.retrieve(accountId));
       return a && normalizeAccount(a);
     },
 
