@@ -343,7 +343,8 @@ export function createStripeProvider(config: StripePaymentsConfig): PaymentProvi
       if (!signature) throw new WebhookSignatureError("Missing Stripe-Signature header");
       let event: Stripe.Event;
       try {
-        event = stripe.webhooks.constructEvent(rawBody, signature, config.webhookSecret);
+        // Decoded once here: given bytes, stripe-node decodes them twice (the signature, then the parse).
+        event = stripe.webhooks.constructEvent(rawBody.toString("utf8"), signature, config.webhookSecret);
       } catch (err) {
         throw new WebhookSignatureError("Invalid Stripe-Signature", { cause: err });
       }
