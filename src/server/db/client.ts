@@ -34,7 +34,8 @@ export function connectDatabase(url: string, opts: { max?: number; onError?: (er
 const DEADLOCK_DETECTED = "40P01";
 const TRANSACTION_ATTEMPTS = 3;
 
-const sqlState = (err: unknown): string | undefined => {
+/** The SQLSTATE of a database error (drizzle's or the driver's), if it has one. */
+export const sqlState = (err: unknown): string | undefined => {
   // Drizzle wraps the driver's error (as `cause`).
   for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
     if (typeof e.code === "string") return e.code;

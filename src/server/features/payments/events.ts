@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { AppContext } from "#server/context";
-import type { Queryable } from "#server/db/client";
+import { sqlState, type Queryable } from "#server/db/client";
 import { entitlements, paymentEvents, payoutAccounts } from "#server/db/schema/index";
 import { hourly, type JobHandler } from "#server/lib/jobs";
 import {
@@ -72,8 +72,10 @@ async function storeWaiting(ctx: AppContext, provider: PaymentProvider, intake: 
     try {
       await answer(group);
     } catch (err) {
-      // One event the database refuses fails alone: the others are stored one by one.
-      if (group.length === 1) group[0].fail(err);
+      // One event the database refuses (a data exception, SQLSTATE class 22) fails alone: the
+      // others are stored one by one. Anything else (the database unreachable) fails the group at
+      // once, for Stripe to retry, rather than each delivery waiting for its own failure.
+      if (group.length === 1 || !sqlState(err)?.startsWith("22")) for (const d of group) d.fail(err);
       else
         for (const d of group)
           await answer([d]).catch((e: unknown) => {
