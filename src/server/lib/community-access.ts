@@ -195,7 +195,6 @@ export async function completeOnboardingTask(
 
 type AddMemberInput = { community: { id: string }; userId: string; viaInvite?: boolean };
 
-/** A community's ban of the user, inside a statement. */
 /** Whether the user is banned from the community: ids as values, or as columns of a row set (SQL). */
 const bannedSql = (communityId: string | SQL, userId: string | SQL) => sql`
   EXISTS (SELECT 1 FROM community_bans b
@@ -227,18 +226,26 @@ async function announceJoins(db: Queryable, joined: { input: AddMemberInput; adm
 }
 
 /**
+ * Inserts the rows (role member) of `rows`, a row set with columns c (community), u (user) and via
+ * (joined through an invite), except the banned and those already in; returns the added user ids.
+ */
+const insertMembersSql = (rows: SQL) => sql`
+  INSERT INTO community_members (community_id, user_id, role, joined_via_invite, last_active_at)
+  SELECT v.c, v.u, 'member', v.via, now() FROM ${rows}
+   WHERE NOT ${bannedSql(sql`v.c`, sql`v.u`)}
+  ON CONFLICT DO NOTHING
+  RETURNING user_id`;
+
+/**
  * The member's row (role member) unless banned or already in, and the community's admins, in one
  * statement. member_count moves with the row (a trigger), which locks the community's row until
  * the caller commits.
  */
 async function insertMember(db: Queryable, input: AddMemberInput) {
   const res = await db.execute<{ added: boolean; admins: string[] }>(sql`
-    WITH ins AS (
-      INSERT INTO community_members (community_id, user_id, role, joined_via_invite, last_active_at)
-      SELECT ${input.community.id}::uuid, ${input.userId}, 'member', ${input.viaInvite ?? false}, now()
-       WHERE NOT ${bannedSql(input.community.id, input.userId)}
-      ON CONFLICT DO NOTHING
-      RETURNING user_id)
+    WITH ins AS (${insertMembersSql(
+      sql`(SELECT ${input.community.id}::uuid AS c, ${input.userId}::text AS u, ${input.viaInvite ?? false}::boolean AS via) v`,
+    )})
     SELECT EXISTS (SELECT 1 FROM ins) AS added, ${communityAdminsSql(input.community.id)} AS admins`);
   return res.rows[0];
 }
@@ -261,9 +268,9 @@ export async function addMember(db: Queryable, input: AddMemberInput): Promise<b
 /**
  * addMember for callers whose transaction is retried whole (payment jobs), for one member or many
  * (a batch of payment events), where a banned user is passed over, in two steps: the checks and the
- * announcements now (one statement checks them all, one tells their open pages, one tells
- * their admins of each), and the answered insert of every new member's row, in one statement, for the caller
- * to run last, just before its commit. Adding rows locks the community's row (member_count, a
+ * announcements now (one statement checks them all, one tells their open pages, one tells their
+ * admins of each), and the answered insert of every new member's row, in one statement, for the
+ * caller to run last, just before its commit. Adding rows locks the community's row (member_count, a
  * statement trigger run once for them all) until the commit, and every other purchase in that
  * community waits for that row, so the wait lasts as little as it can. Another add of one of them in
  * between (a join racing the job) fails the transaction, for the retry to find the member. Null
@@ -293,12 +300,7 @@ export async function announceMembers(db: Queryable, inputs: AddMemberInput[]): 
     fresh.map((input) => ({ input, admins: state.get(key(input))!.admins })),
   );
   return async () => {
-    const added = await db.execute(sql`
-      INSERT INTO community_members (community_id, user_id, role, joined_via_invite, last_active_at)
-      SELECT v.c, v.u, 'member', v.via, now() FROM ${rowsOf(fresh)}
-       WHERE NOT ${bannedSql(sql`v.c`, sql`v.u`)}
-      ON CONFLICT DO NOTHING
-      RETURNING user_id`);
+    const added = await db.execute(insertMembersSql(rowsOf(fresh)));
     if (added.rows.length !== fresh.length)
       throw new Error("the membership changed while it was being added (retried)");
   };

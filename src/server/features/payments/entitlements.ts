@@ -87,12 +87,7 @@ export async function syncMembership(tx: Queryable, e: EntitlementRow, wasOpen: 
     return !!insert;
   }
   if (e.kind !== "community" || !e.communityId) return false;
-  const open = entitlementOpen({
-    status: e.status,
-    current_period_end: e.currentPeriodEnd,
-    grace_ends_at: e.graceEndsAt,
-  });
-  if (!open && wasOpen) {
+  if (wasOpen && !isOpen(e)) {
     const others = await tx.execute(sql`
       SELECT 1 FROM entitlements o WHERE o.user_id = ${e.userId} AND o.community_id = ${e.communityId}
          AND o.kind = 'community' AND o.id <> ${e.id} AND ${entitlementOpenSql("o")}`);
@@ -177,22 +172,12 @@ export async function readSubscriptions(
   provider: PaymentProvider,
   subs: ProviderSubscription[],
 ): Promise<SubscriptionReads> {
-  const found = new Map<string, FoundEntitlement>();
-  if (subs.length === 0) return { found, prices: [] };
-  const rows = await tx
-    .select({ row: entitlements, currentPriceRef: prices.providerPriceId })
-    .from(entitlements)
-    .leftJoin(prices, eq(prices.id, entitlements.priceId))
-    .where(
-      and(
-        eq(entitlements.provider, provider.name),
-        inArray(
-          entitlements.providerSubscriptionId,
-          subs.map((sub) => sub.id),
-        ),
-      ),
-    );
-  for (const r of rows) found.set(r.row.providerSubscriptionId!, r);
+  if (subs.length === 0) return { found: new Map(), prices: [] };
+  const found = await findEntitlements(
+    tx,
+    provider,
+    subs.map((sub) => sub.id),
+  );
   const changed = subs.filter((sub) => found.get(sub.id)?.currentPriceRef !== sub.providerPriceId);
   const refs = [...new Set(changed.map((sub) => sub.providerPriceId))];
   const ids = [
@@ -210,6 +195,18 @@ export async function readSubscriptions(
           .where(or(inArray(prices.providerPriceId, refs), ids.length ? inArray(prices.id, ids) : undefined))
       : [];
   return { found, prices: named };
+}
+
+/** The entitlements of these subscriptions, with their prices' provider ids, by subscription id. */
+async function findEntitlements(tx: Queryable, provider: PaymentProvider, subscriptionIds: string[]) {
+  const rows = await tx
+    .select({ row: entitlements, currentPriceRef: prices.providerPriceId })
+    .from(entitlements)
+    .leftJoin(prices, eq(prices.id, entitlements.priceId))
+    .where(
+      and(eq(entitlements.provider, provider.name), inArray(entitlements.providerSubscriptionId, subscriptionIds)),
+    );
+  return new Map<string, FoundEntitlement>(rows.map((r) => [r.row.providerSubscriptionId!, r]));
 }
 
 /** priceByProviderId over prices read before (readSubscriptions). */
@@ -275,8 +272,9 @@ export async function writeSubscriptions(
     written.push(...rows.map((row) => ({ row })));
     // First sight without its checkout's event (a missed webhook, the reconciliation): the
     // member's waiting page learns it too.
+    const bySubscription = new Map(rows.map((r) => [r.providerSubscriptionId, r]));
     const firstSeen = inserts.flatMap((i) => {
-      const row = rows.find((r) => r.providerSubscriptionId === i.values.providerSubscriptionId);
+      const row = bySubscription.get(i.values.providerSubscriptionId ?? null);
       return row && i.checkoutId ? [{ checkoutId: i.checkoutId, row }] : [];
     });
     if (firstSeen.length > 0)
@@ -304,13 +302,7 @@ async function planSubscription(
   pre?: SubscriptionReads,
 ): Promise<SubscriptionPlan> {
   // The entitlement with its price's provider id: the price is looked up again only when it changed.
-  const [found] = pre
-    ? [pre.found.get(sub.id)]
-    : await tx
-        .select({ row: entitlements, currentPriceRef: prices.providerPriceId })
-        .from(entitlements)
-        .leftJoin(prices, eq(prices.id, entitlements.priceId))
-        .where(and(eq(entitlements.provider, provider.name), eq(entitlements.providerSubscriptionId, sub.id)));
+  const found = (pre?.found ?? (await findEntitlements(tx, provider, [sub.id]))).get(sub.id);
   const current = found?.row;
   const status = statusOf(sub);
   if (!current && status === null) return { write: "none", result: null };
