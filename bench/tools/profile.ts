@@ -8,6 +8,8 @@
  *   node --import tsx bench/tools/profile.ts --sign-in [seconds] [connections]   (POST sign-in, 4 connections)
  *   node --import tsx bench/tools/profile.ts --summarize <file.cpuprofile>
  *   node --import tsx bench/tools/profile.ts --dataset communities /api/communities   (on a prepared data set)
+ *   node --import tsx bench/tools/profile.ts --signed-in --body '{"type":"text","content":"Hi"}' /api/communities/creator-growth-lab/posts
+ *     (--body: POSTs that JSON body instead of a GET; every answer must be 2xx)
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
@@ -121,6 +123,8 @@ async function main() {
   }
   const datasetAt = args.indexOf("--dataset");
   const dataset = datasetAt >= 0 ? args.splice(datasetAt, 2)[1] : undefined;
+  const bodyAt = args.indexOf("--body");
+  const body = bodyAt >= 0 ? args.splice(bodyAt, 2)[1] : undefined;
   const template = dataset ? (await prepareDataset(dataset)).dir : undefined;
   const signedIn = args[0] === "--signed-in";
   const signInLoad = args[0] === "--sign-in";
@@ -143,7 +147,15 @@ async function main() {
           body: JSON.stringify(DEMO_OWNER),
           connections: Number(connectionsArg),
         }
-      : { url: `${hearth.url}${target}`, headers, connections: Number(connectionsArg) };
+      : body !== undefined
+        ? {
+            url: `${hearth.url}${target}`,
+            method: "POST",
+            headers: { ...headers, "content-type": "application/json", origin: hearth.url },
+            body,
+            connections: Number(connectionsArg),
+          }
+        : { url: `${hearth.url}${target}`, headers, connections: Number(connectionsArg) };
     const r = await measure(`${request.method ?? "GET"} ${target}`, request, {
       seconds: Number(secondsArg),
       warmupSeconds: 1,

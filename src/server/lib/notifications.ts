@@ -86,41 +86,60 @@ export async function notify(db: Queryable, input: NotifyInput): Promise<number>
  * owners), still one statement, with the same rules for each. Returns how many were created.
  */
 export async function notifyAll(db: Queryable, inputs: NotifyInput[]): Promise<number> {
-  const items = inputs.flatMap((input) => {
+  // One row per (notification, recipient), as parallel arrays: unnest tells the planner how many
+  // rows there are. jsonb_to_recordset did not (it guesses 100, times 100 recipients each), and the
+  // guess of 10,000 made it hash the whole "user" table for every like: 6–7.6 ms of PostgreSQL a
+  // notification on the posts data set (20,000 members) where the lookups by key take well under 1 ms.
+  const rows = {
+    n: [] as number[],
+    userId: [] as string[],
+    actorId: [] as (string | null)[],
+    communityId: [] as (string | null)[],
+    type: [] as string[],
+    flag: [] as string[],
+    title: [] as string[],
+    body: [] as (string | null)[],
+    postId: [] as (string | null)[],
+    occurrenceId: [] as (string | null)[],
+    requestId: [] as (string | null)[],
+    data: [] as string[],
+  };
+  inputs.forEach((input, n) => {
     const recipients = [...new Set(input.recipients)].filter((id) => id && id !== input.actorId);
-    if (recipients.length === 0) return [];
     const postId = input.postId ?? null;
     const occurrenceId =
       input.occurrenceId ?? (typeof input.data?.occurrence_id === "string" ? input.data.occurrence_id : null);
-    return [
-      {
-        recipients,
-        actor_id: input.actorId,
-        community_id: input.communityId,
-        type: input.type,
-        flag: FLAG_OF_TYPE[input.type],
-        title: input.title,
-        // Null: the post's excerpt, when there is one.
-        body: input.body ?? null,
-        post_id: postId,
-        occurrence_id: occurrenceId,
-        request_id: typeof input.data?.request_id === "string" ? input.data.request_id : null,
-        data: {
-          ...input.data,
-          ...(postId ? { post_id: postId } : {}),
-          ...(occurrenceId ? { occurrence_id: occurrenceId } : {}),
-        },
-      },
-    ];
+    const data = JSON.stringify({
+      ...input.data,
+      ...(postId ? { post_id: postId } : {}),
+      ...(occurrenceId ? { occurrence_id: occurrenceId } : {}),
+    });
+    for (const userId of recipients) {
+      rows.n.push(n);
+      rows.userId.push(userId);
+      rows.actorId.push(input.actorId);
+      rows.communityId.push(input.communityId);
+      rows.type.push(input.type);
+      rows.flag.push(FLAG_OF_TYPE[input.type]);
+      rows.title.push(input.title);
+      // Null: the post's excerpt, when there is one.
+      rows.body.push(input.body ?? null);
+      rows.postId.push(postId);
+      rows.occurrenceId.push(occurrenceId);
+      rows.requestId.push(typeof input.data?.request_id === "string" ? input.data.request_id : null);
+      rows.data.push(data);
+    }
   });
-  if (items.length === 0) return 0;
+  if (rows.n.length === 0) return 0;
   const res = await db.execute<{ created: number }>(sql`
     WITH cand AS (
-      SELECT i.*, r.user_id
-        FROM jsonb_to_recordset(${JSON.stringify(items.map((item, n) => ({ n, ...item })))}::jsonb)
-             AS i(n int, recipients jsonb, actor_id text, community_id uuid, type text, flag text, title text,
-                  body text, post_id uuid, occurrence_id uuid, request_id uuid, data jsonb),
-             jsonb_array_elements_text(i.recipients) AS r(user_id)
+      SELECT i.n, i.user_id, i.actor_id, i.community_id, i.type, i.flag, i.title, i.body, i.post_id,
+             i.occurrence_id, i.request_id, i.data::jsonb AS data
+        FROM unnest(${sql.param(rows.n)}::int[], ${sql.param(rows.userId)}::text[], ${sql.param(rows.actorId)}::text[],
+                    ${sql.param(rows.communityId)}::uuid[], ${sql.param(rows.type)}::text[], ${sql.param(rows.flag)}::text[],
+                    ${sql.param(rows.title)}::text[], ${sql.param(rows.body)}::text[], ${sql.param(rows.postId)}::uuid[],
+                    ${sql.param(rows.occurrenceId)}::uuid[], ${sql.param(rows.requestId)}::uuid[], ${sql.param(rows.data)}::text[])
+             AS i(n, user_id, actor_id, community_id, type, flag, title, body, post_id, occurrence_id, request_id, data)
     ), ok AS (
       SELECT cand.*,
              coalesce(s.in_app_enabled, true) AS in_app,

@@ -84,7 +84,9 @@ describe("demo events", () => {
     for (const s of series.filter((x) => x.recurrence?.frequency === "monthly")) {
       expect(s.local_times.length, s.id).toBe(1);
       expect(s.past).toBeGreaterThanOrEqual(2);
-      expect(s.upcoming).toBeGreaterThanOrEqual(4);
+      // The 120 days ahead hold 3 or 4 of them, by the day of the month the seed runs (an nth weekday
+      // comes back within 35 days: 3 always fit, a 4th only when the first is near).
+      expect(s.upcoming).toBeGreaterThanOrEqual(3);
       expect(s.generated_until).not.toBeNull();
     }
   });
