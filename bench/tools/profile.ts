@@ -139,20 +139,15 @@ async function main() {
     const headers: Record<string, string> = signedIn ? { cookie: await signIn(hearth.url) } : {};
     const before = cpuTree(hearth.pid);
     const t0 = Date.now();
-    const request: LoadRequest = signInLoad
-      ? {
-          url: `${hearth.url}${target}`,
-          method: "POST",
-          headers: { "content-type": "application/json", origin: hearth.url },
-          body: JSON.stringify(DEMO_OWNER),
-          connections: Number(connectionsArg),
-        }
-      : body !== undefined
+    // A sign-in load and --body are both JSON POSTs; anything else is a GET.
+    const postBody = signInLoad ? JSON.stringify(DEMO_OWNER) : body;
+    const request: LoadRequest =
+      postBody !== undefined
         ? {
             url: `${hearth.url}${target}`,
             method: "POST",
             headers: { ...headers, "content-type": "application/json", origin: hearth.url },
-            body,
+            body: postBody,
             connections: Number(connectionsArg),
           }
         : { url: `${hearth.url}${target}`, headers, connections: Number(connectionsArg) };
