@@ -173,7 +173,8 @@ export function requirePermission(role: CommunityRole | null, permission: Permis
 
 /**
  * Adds a task to the community's onboarding list (once) and marks onboarding complete when every
- * task is done. Runs inside the caller's transaction.
+ * task is done. Runs inside the caller's transaction. A task already done leaves the community's
+ * row alone (not even locked), so an owner's every post does not write it.
  */
 export async function completeOnboardingTask(
   db: Queryable,
@@ -183,14 +184,12 @@ export async function completeOnboardingTask(
 ) {
   await db.execute(sql`
     UPDATE communities
-       SET onboarding_tasks_completed = CASE
-             WHEN ${task} = ANY(onboarding_tasks_completed) THEN onboarding_tasks_completed
-             ELSE array_append(onboarding_tasks_completed, ${task}) END,
+       SET onboarding_tasks_completed = array_append(onboarding_tasks_completed, ${task}),
            onboarding_completed = onboarding_completed OR (
              SELECT bool_and(t = ANY(array_append(onboarding_tasks_completed, ${task})))
                FROM unnest(${sql.raw(`ARRAY[${allTasks.map((t) => `'${t.replace(/'/g, "")}'`).join(",")}]::text[]`)}) AS t),
            updated_at = now()
-     WHERE id = ${communityId}`);
+     WHERE id = ${communityId} AND NOT (${task} = ANY(onboarding_tasks_completed))`);
 }
 
 type AddMemberInput = { community: { id: string }; userId: string; viaInvite?: boolean };

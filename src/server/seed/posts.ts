@@ -59,7 +59,8 @@ export type PostSeedResult = { posts: number; likes: number; comments: number; v
 
 /**
  * Seeds posts and everything hanging off them, inside the seed's transaction. Returns counts for
- * the log. Counters (likes_count, comments_count, poll totals, post_count) are computed here.
+ * the log. Counters (likes_count, comments_count, poll totals) are computed here; post_count is the
+ * database's (migration 0039).
  */
 export async function seedPosts(input: {
   tx: Tx;
@@ -83,7 +84,6 @@ export async function seedPosts(input: {
   const commentRows: CommentRow[] = [];
   const commentLikeRows: CommentLikeRow[] = [];
   const drafts: Draft[] = [];
-  const postCounts: { id: string; count: number }[] = [];
 
   for (const [index, c] of seeded.entries()) {
     const specs = c.slug === GROWTH_LAB_SLUG ? GROWTH_LAB_POSTS : COMMUNITY_POSTS[c.slug];
@@ -245,7 +245,6 @@ export async function seedPosts(input: {
         d.comments += thread.length;
       }
     }
-    postCounts.push({ id: c.id, count: g.drafts.filter((d) => d.approved).length });
   }
 
   // Edited posts were edited a little after they went up.
@@ -293,10 +292,6 @@ export async function seedPosts(input: {
     [pollVotes.optionIndex, votes.map((v) => v.option)],
     [pollVotes.createdAt, votes.map((v) => new Date(v.at))],
   ]);
-  await tx.execute(sql`
-    update communities c set post_count = n.count
-      from unnest(${sql.param(postCounts.map((p) => p.id))}::uuid[], ${sql.param(postCounts.map((p) => p.count))}::int[]) as n(id, count)
-     where c.id = n.id`);
 
   // The pictures, stored like uploads (three variants each) and recorded in media_files.
   const pictures = await rendering;

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { sql } from "drizzle-orm";
 import { comments, posts } from "#server/db/schema/index";
 import { insertMany, type SeededCommunity, type Tx } from "./communities";
 import { SEARCH_DEMO } from "./content/search.data";
@@ -45,5 +44,4 @@ export async function seedSearchDemo(input: { tx: Tx; seeded: SeededCommunity[];
     [comments.createdAt, times],
     [comments.updatedAt, times],
   ]);
-  await tx.execute(sql`update communities set post_count = post_count + 1 where id = ${c.id}`);
 }

@@ -6,7 +6,7 @@ import { AppError } from "#server/lib/errors";
 import { requireApproved, requirePost } from "#server/lib/post-access";
 import { forgetFeed } from "./posts.feed";
 import { loadPost, postColumns, toPostDto, type PostRow } from "./posts.queries";
-import { announce, bumpPostCount, notifyPostAuthor } from "./posts.service";
+import { announce, notifyPostAuthor } from "./posts.service";
 
 // Moderation (owner, admin, moderator): pins, approvals, warnings.
 
@@ -84,7 +84,6 @@ export async function reviewPost({
         .where(and(eq(posts.id, postId), eq(posts.isApproved, false)))
         .returning({ id: posts.id });
       if (done.length === 0) return;
-      await bumpPostCount(tx, access.community.id, 1);
       // Until now only its author and moderators could see it: for everyone else it is new.
       await announce(tx, access, "post_created");
       await notifyPostAuthor(tx, access, viewer.id, {

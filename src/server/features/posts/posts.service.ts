@@ -10,7 +10,7 @@ import { can, mayViewPost, type CommunityRole } from "#shared/roles";
 import { UPLOAD_MESSAGES } from "#shared/uploads";
 import type { AppContext, Viewer } from "#server/context";
 import { executePrepared, type Queryable } from "#server/db/client";
-import { communities, mediaFiles, postCategories, postShares, posts, savedPosts } from "#server/db/schema/index";
+import { mediaFiles, postCategories, postShares, posts, savedPosts } from "#server/db/schema/index";
 import {
   addMember,
   completeOnboardingTask,
@@ -83,7 +83,8 @@ async function requireCategory(db: Queryable, communityId: string, categoryId: s
 
 /**
  * A post of any type. The post is approved at once unless moderation is on and the author is not
- * the creator or a moderator. Approved posts count in the community's post_count.
+ * the creator or a moderator. Approved posts count in the community's post_count (kept by the
+ * database at commit, migration 0039).
  */
 export async function createPost({
   ctx,
@@ -183,9 +184,7 @@ export async function createPost({
       });
     }
     const post = await loadPost(tx, row.id, viewer.id);
-    // The community's row last, just before the commit: from its update to the commit every other
-    // new post of the community waits for it (post_count), so nothing else runs between.
-    if (approved) await bumpPostCount(tx, community.id, 1);
+    // The community's post_count moves at commit (migration 0039's deferred trigger).
     if (role === "owner") {
       await completeOnboardingTask(
         tx,
@@ -212,12 +211,6 @@ export const announce = (tx: Queryable, access: PostAccess, type: "post_created"
     type,
     visibility: access.post.visibility,
   });
-
-export const bumpPostCount = (db: Queryable, communityId: string, by: number) =>
-  db
-    .update(communities)
-    .set({ postCount: sql`GREATEST(${communities.postCount} + ${by}, 0)` })
-    .where(eq(communities.id, communityId));
 
 /** Authors edit their own posts (content, category); the post is marked edited. */
 export async function updatePost({
@@ -271,10 +264,7 @@ export async function deletePost({ ctx, viewer, postId }: { ctx: AppContext; vie
       .returning({ approved: posts.isApproved });
     // Its uploaded files go with it (a trigger on media_files queues their removal from storage).
     if (gone.length > 0) await tx.delete(mediaFiles).where(eq(mediaFiles.postId, postId));
-    if (gone[0]?.approved) {
-      await bumpPostCount(tx, access.community.id, -1);
-      await announce(tx, access, "post_deleted");
-    }
+    if (gone[0]?.approved) await announce(tx, access, "post_deleted");
   });
   forgetFeed(ctx, access.community.id);
 }

@@ -375,6 +375,72 @@ describe("a signed-in reader's feed, kept per process (decision 0025)", () => {
   });
 });
 
+describe("the community's post_count (kept by the database at commit, migration 0039)", () => {
+  const postCount = async (id: string) =>
+    (await t.database.pool.query<{ n: number }>(`SELECT post_count AS n FROM communities WHERE id = $1`, [id])).rows[0]
+      .n;
+  const counted = async (id: string) =>
+    (
+      await t.database.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM posts WHERE community_id = $1 AND is_approved AND deleted_at IS NULL`,
+        [id],
+      )
+    ).rows[0].n;
+
+  it("counts 30 members' posts made at once, approvals, rejections and deletes, and nothing rolled back", async () => {
+    const owner = await signedInUser(t);
+    const c = await community(owner, { moderation: true });
+    const members = await Promise.all(Array.from({ length: 30 }, () => signedInUser(t)));
+    for (const m of members) await join(c, m);
+    const mod = members[0];
+    await http.patch(`/api/communities/${c.id}/members/${mod.id}`, { role: "moderator" }, { cookie: owner.cookie });
+    // A moderator's posts go straight in; the others wait for approval and do not count yet.
+    const made = await Promise.all(members.map((m, i) => post(c, m, { content: `At once ${i}` })));
+    expect(made.map((r) => r.status)).toEqual(members.map(() => 201));
+    expect(await postCount(c.id)).toBe(1);
+    const pending = made.filter((r) => !r.body.is_approved).map((r) => r.body.id as string);
+    expect(pending).toHaveLength(29);
+    const review = (id: string, approve: boolean) =>
+      http.post(`/api/posts/${id}/review`, { approve }, { cookie: owner.cookie });
+    // 20 approved at once, 5 rejected; an approval answered twice counts once.
+    const results = await Promise.all([
+      ...pending.slice(0, 20).map((id) => review(id, true)),
+      ...pending.slice(20, 25).map((id) => review(id, false)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(results.map(() => 200));
+    expect((await review(pending[0], true)).status).toBe(409);
+    expect(await postCount(c.id)).toBe(21);
+    // The author deletes an approved post, then one still pending: only the first counted.
+    expect((await http.delete(`/api/posts/${pending[0]}`, { cookie: members[1].cookie })).status).toBe(204);
+    expect((await http.delete(`/api/posts/${pending[25]}`, { cookie: members[26].cookie })).status).toBe(204);
+    expect(await postCount(c.id)).toBe(20);
+
+    // Any path that changes the rows keeps it: a post inserted and rolled back, an approved post
+    // removed outright, one soft-deleted and restored, one moved to another community.
+    const other = await community(owner);
+    const client = await t.database.pool.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query(`INSERT INTO posts (community_id, author_id, content) VALUES ($1, $2, 'gone')`, [
+        c.id,
+        owner.id,
+      ]);
+      await client.query("ROLLBACK");
+    } finally {
+      client.release();
+    }
+    expect(await postCount(c.id)).toBe(20);
+    await t.database.pool.query(`DELETE FROM posts WHERE id = $1`, [pending[1]]);
+    await t.database.pool.query(`UPDATE posts SET deleted_at = now() WHERE id = $1`, [pending[2]]);
+    await t.database.pool.query(`UPDATE posts SET deleted_at = NULL WHERE id = $1`, [pending[2]]);
+    await t.database.pool.query(`UPDATE posts SET community_id = $2 WHERE id = $1`, [pending[3], other.id]);
+    expect(await postCount(c.id)).toBe(18);
+    expect(await postCount(other.id)).toBe(1);
+    expect(await postCount(c.id)).toBe(await counted(c.id));
+    expect(await postCount(other.id)).toBe(await counted(other.id));
+  });
+});
+
 describe("moderation", () => {
   it("holds members' posts for approval; the author sees theirs pending; approval notifies", async () => {
     const owner = await signedInUser(t);
