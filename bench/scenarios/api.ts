@@ -164,7 +164,8 @@ export const api: Scenario = {
           created: createdPosts,
           statements:
             "the community and the author's role; BEGIN, the category check is skipped, INSERT the post, " +
-            "post_count + 1 on the community row, the post event for live feeds, SELECT the new post, COMMIT",
+            "the post event for live feeds, SELECT the new post, COMMIT (post_count + 1 on the community row " +
+            "in it, a deferred trigger)",
         },
         {
           endpoint: "POST /api/posts/:id/like (toggle, signed in)",
