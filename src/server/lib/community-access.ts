@@ -16,14 +16,15 @@ export const isUuid = (value: string) => UUID_RE.test(value);
 
 export const communityNotFound = () => new AppError("NOT_FOUND", MSG.communityNotFoundTitle);
 
+/** Which community an id, slug or custom slug names (lower-cased, as they are stored). */
+const communityKey = (idOrSlug: string) => {
+  const key = idOrSlug.toLowerCase();
+  return isUuid(key) ? eq(communities.id, key) : or(eq(communities.slug, key), eq(communities.customSlug, key));
+};
+
 /** A community by id, slug or custom slug. */
 export async function findCommunityRow(db: Db, idOrSlug: string): Promise<CommunityRow | null> {
-  const key = idOrSlug.toLowerCase();
-  const [row] = await db
-    .select()
-    .from(communities)
-    .where(isUuid(key) ? eq(communities.id, key) : or(eq(communities.slug, key), eq(communities.customSlug, key)))
-    .limit(1);
+  const [row] = await db.select().from(communities).where(communityKey(idOrSlug)).limit(1);
   return row ?? null;
 }
 
@@ -50,10 +51,23 @@ export async function requireCommunity(input: {
   userId: string | null | undefined;
   privateAs?: "gate" | "not_found";
 }): Promise<CommunityAccess> {
-  const community = await findCommunityRow(input.db, input.idOrSlug);
-  if (!community) throw communityNotFound();
-  const role = await roleIn(input.db, community.id, input.userId);
-  return checkCommunityAccess(community, role, input.privateAs);
+  if (!input.userId) {
+    const community = await findCommunityRow(input.db, input.idOrSlug);
+    if (!community) throw communityNotFound();
+    return checkCommunityAccess(community, null, input.privateAs);
+  }
+  // Signed in: the community and the caller's membership in one statement.
+  const [row] = await input.db
+    .select({ community: communities, role: communityMembers.role })
+    .from(communities)
+    .leftJoin(
+      communityMembers,
+      and(eq(communityMembers.communityId, communities.id), eq(communityMembers.userId, input.userId)),
+    )
+    .where(communityKey(input.idOrSlug))
+    .limit(1);
+  if (!row) throw communityNotFound();
+  return checkCommunityAccess(row.community, row.role && isRole(row.role) ? row.role : null, input.privateAs);
 }
 
 /** The access rule, once the community and the caller's role are known (requireCommunity's second half). */
