@@ -28,6 +28,9 @@ export async function findCommunityRow(db: Db, idOrSlug: string): Promise<Commun
   return row ?? null;
 }
 
+/** A membership row's role, or null without a row (or with a value no role names). */
+const roleOf = (role: string | null | undefined): CommunityRole | null => (role && isRole(role) ? role : null);
+
 /** The user's role in the community, or null when not a member (or signed out). */
 export async function roleIn(db: Queryable, communityId: string, userId: string | null | undefined) {
   if (!userId) return null;
@@ -35,7 +38,7 @@ export async function roleIn(db: Queryable, communityId: string, userId: string 
     .select({ role: communityMembers.role })
     .from(communityMembers)
     .where(and(eq(communityMembers.communityId, communityId), eq(communityMembers.userId, userId)));
-  return row && isRole(row.role) ? row.role : null;
+  return roleOf(row?.role);
 }
 
 export type CommunityAccess = { community: CommunityRow; role: CommunityRole | null };
@@ -67,7 +70,7 @@ export async function requireCommunity(input: {
     .where(communityKey(input.idOrSlug))
     .limit(1);
   if (!row) throw communityNotFound();
-  return checkCommunityAccess(row.community, row.role && isRole(row.role) ? row.role : null, input.privateAs);
+  return checkCommunityAccess(row.community, roleOf(row.role), input.privateAs);
 }
 
 /** The access rule, once the community and the caller's role are known (requireCommunity's second half). */
