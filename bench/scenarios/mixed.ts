@@ -18,6 +18,7 @@ import { measure } from "../lib/load";
 import { MIX_WEIGHTS, mixedLoad, mixSummary, resetMixCounts } from "../lib/mix";
 import type { ResultRow, Scenario } from "../lib/scenario";
 import { authSecretOf, insertSessions } from "../lib/sessions";
+import { printStatementStats, resetStatementStats } from "../lib/statements";
 
 const D = POSTS_DATASET;
 const CONNECTIONS = 100;
@@ -109,6 +110,7 @@ export const mixed: Scenario = {
       }
       const warmupFailures = load.stats.failures;
       resetMixCounts(load.stats);
+      await resetStatementStats(db);
       const r = await measure(
         `mixed load, ${SECONDS} s`,
         {
@@ -120,6 +122,7 @@ export const mixed: Scenario = {
         },
         { seconds: SECONDS, warmupSeconds: 0 },
       );
+      await printStatementStats(db);
       const serverErrors = Object.entries(r.statusCodes)
         .filter(([code]) => Number(code) >= 500)
         .reduce((n, [, count]) => n + count, 0);

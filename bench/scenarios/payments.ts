@@ -15,6 +15,7 @@ import { int } from "../lib/format";
 import { signIn } from "../lib/hearth-client";
 import type { ResultRow, Scenario } from "../lib/scenario";
 import { authSecretOf, insertSessions } from "../lib/sessions";
+import { printStatementStats, resetStatementStats } from "../lib/statements";
 import { connectDatabase } from "../../src/server/db/client";
 import { storeEvents } from "../../src/server/features/payments/events";
 import { stripeEvent } from "../../src/server/features/payments/stripe-provider";
@@ -291,10 +292,7 @@ export const payments: Scenario = {
         for (const p of cpuTree(fake.pid).values()) out.fake += p.seconds;
         return out;
       };
-      if (process.env.PG_STAT_STATEMENTS === "true") {
-        await pool.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
-        await pool.query("SELECT pg_stat_statements_reset()");
-      }
+      await resetStatementStats(pool);
       const cpuSince = (from: ReturnType<typeof cpuOf>) => {
         const now = cpuOf();
         return { hearth: now.hearth - from.hearth, postgres: now.postgres - from.postgres, fake: now.fake - from.fake };
@@ -323,12 +321,7 @@ export const payments: Scenario = {
       await untilProcessed(events.length, t0);
       const endToEnd = (performance.now() - t0) / 1000;
       const harnessCpu = process.cpuUsage(harness0);
-      if (process.env.PG_STAT_STATEMENTS === "true") {
-        const top = await pool.query(
-          `SELECT calls, round(total_exec_time::numeric, 1) AS ms, round((total_exec_time / calls)::numeric, 3) AS per, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS q FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 40`,
-        );
-        console.log(top.rows.map((r) => `${r.ms}\t${r.calls}\t${r.per}\t${r.rows}\t${r.q}`).join("\n"));
-      }
+      await printStatementStats(pool);
       loads.push(os.loadavg()[0]);
       const cpuParts = cpuSince(cpu0);
       const cpuSeconds = cpuParts.hearth + cpuParts.postgres + cpuParts.fake;
