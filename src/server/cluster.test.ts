@@ -149,7 +149,12 @@ describe.skipIf(process.platform !== "linux")("WORKERS=2: one primary, two worke
       150_000,
     );
     expect(replaced).toContain(survivor);
-    expect(server.output()).toContain("A worker stopped (SIGKILL); starting another");
+    // The primary's note may reach this process's pipe after the new worker shows in the process list.
+    await until(
+      "the primary's note",
+      () => server.output().includes("A worker stopped (SIGKILL); starting another"),
+      30_000,
+    );
     await waitHealthy(port, 150_000);
   }, 320_000);
 

@@ -96,13 +96,12 @@ export async function findCommunityCached(
   ctx: Pick<AppContext, "db" | "publicCache">,
   idOrSlug: string,
 ): Promise<CommunityRow> {
-  const key = `community-row:${idOrSlug.toLowerCase()}`;
-  const cached = ctx.publicCache.get<CommunityRow>(key);
-  if (cached) return cached;
-  const row = await findCommunityRow(ctx.db, idOrSlug);
-  if (!row) throw communityNotFound();
-  ctx.publicCache.set(key, row);
-  return row;
+  // Read once for every request that asks while it is read.
+  return ctx.publicCache.getOrCompute(`community-row:${idOrSlug.toLowerCase()}`, async () => {
+    const row = await findCommunityRow(ctx.db, idOrSlug);
+    if (!row) throw communityNotFound();
+    return row;
+  });
 }
 
 /**

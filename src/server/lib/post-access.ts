@@ -6,6 +6,7 @@ import { REPORT_MESSAGES } from "#shared/reports";
 import { can, COMMUNITY_ROLES, isRole, mayViewPost, type CommunityRole } from "#shared/roles";
 import type { Queryable } from "#server/db/client";
 import { AppError } from "./errors";
+import type { FeedChange } from "./public-cache";
 
 /** The answer to a post the viewer may not see: the same as to one that does not exist. */
 export const postNotFound = () => new AppError("NOT_FOUND", MSG.postNotFound);
@@ -70,6 +71,12 @@ export type PostAccess = {
   community: { id: string; visibility: string; created_by: string; moderation_enabled: boolean };
   role: CommunityRole | null;
 };
+
+/** The change to announce to this process's caches after a write to the post (posts.feed.ts forgetFeed). */
+export const postChange = (access: PostAccess): FeedChange => ({
+  community: access.community.id,
+  post: { id: access.post.id, created: false, author: access.post.author_id },
+});
 
 /**
  * Whether a viewer whose role in the post's community is `role` may read the (not deleted) post: the

@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, type HearthApp } from "#server/app";
 import { connectDatabase, type Database } from "#server/db/client";
-import { api, countStatements, createTestApp, signedInUser, type TestApp } from "#server/test/harness";
-import { FEED_CHANNEL, postPageKey } from "./public-cache";
+import {
+  api,
+  countStatements,
+  createTestApp,
+  heardAll as heardAllBy,
+  signedInUser,
+  type TestApp,
+} from "#server/test/harness";
+import { FEED_CHANNEL, postPageKey, sharedPostKey } from "./public-cache";
 
 let t: TestApp;
 let second: { app: HearthApp; database: Database };
@@ -20,24 +27,8 @@ afterAll(async () => {
   await t.close();
 });
 
-/** Markers sent on hearth_feed, waiting to be heard. */
-const markers = new Map<string, () => void>();
-let hearing = false;
-
-/**
- * Resolves once the app's listener has heard every notification committed before the call: a
- * marker sent now arrives after them (PostgreSQL delivers notifications in commit order on the one
- * connection) and the handlers run in order. A marker names no community, so it drops nothing.
- */
-async function heardAll(app: HearthApp) {
-  if (!hearing) app.ctx.listener.on(FEED_CHANNEL, (payload) => markers.get(payload)?.());
-  hearing = true;
-  const marker = `marker-${Math.random().toString(36).slice(2)}`;
-  const heard = new Promise<void>((resolve) => markers.set(marker, resolve));
-  await t.database.pool.query("SELECT pg_notify($1, $2)", [FEED_CHANNEL, marker]);
-  await heard;
-  markers.delete(marker);
-}
+/** Every announcement committed so far heard by `app`. */
+const heardAll = (app: HearthApp) => heardAllBy(t, app);
 
 const until = async (check: () => Promise<boolean>) => {
   const deadline = Date.now() + 3_000;
@@ -178,7 +169,8 @@ describe("the public cache", () => {
     await t.database.pool.query("UPDATE posts SET share_count = 40 WHERE id = $1", [id]);
     const again = await http.get(`/api/posts/${id}`);
     expect(again.raw.body).toBe(first.raw.body);
-    expect(t.app.ctx.feedCache.get(postPageKey(c.id, id))).toBe(first.raw.body);
+    // The post's part is kept; the community's card is added from the public cache on each request.
+    expect(t.app.ctx.feedCache.get(postPageKey(c.id, id))).toBe(JSON.stringify(first.body.post));
 
     // Each change shows to the very next anonymous request in this process.
     await http.patch(`/api/posts/${id}`, { content: "Edited words" }, { cookie: owner.cookie });
@@ -236,6 +228,109 @@ describe("the public cache", () => {
     expect(await page(id)).toBe(404);
   });
 
+  it("drops the feed pages and the changed post's own pages when one post changes, keeping its other posts' pages, in every process", async () => {
+    const http = api(t.app);
+    const other = api(second.app);
+    const owner = await signedInUser(t);
+    const member = await signedInUser(t);
+    const c = (await http.post("/api/communities", { name: "Kept posts" }, { cookie: owner.cookie })).body;
+    const elsewhere = (await http.post("/api/communities", { name: "Kept posts too" }, { cookie: owner.cookie })).body;
+    await http.post(`/api/communities/${c.id}/join`, {}, { cookie: member.cookie });
+    const write = (content: string, community = c.id) =>
+      http
+        .post(`/api/communities/${community}/posts`, { content }, { cookie: owner.cookie })
+        .then((r) => r.body.id as string);
+    const [kept, hidden, moved] = [await write("Kept"), await write("Hidden"), await write("Moved")];
+    await write("Already there", elsewhere.id);
+    const apps = [t.app, second.app];
+    const contents = async (h: typeof http, community = c.id) =>
+      (await h.get(`/api/communities/${community}/posts`)).body.items.map((p: { content: string }) => p.content);
+    /** Both processes read the posts' anonymous pages, the member's page of `kept`, and both feeds. */
+    const readAll = async (ids = [kept, hidden, moved]) => {
+      for (const app of apps) await heardAll(app);
+      for (const h of [http, other]) {
+        for (const id of ids) expect((await h.get(`/api/posts/${id}`)).status).toBe(200);
+        expect((await h.get(`/api/posts/${kept}`, { cookie: member.cookie })).status).toBe(200);
+        await contents(h);
+        await contents(h, elsewhere.id);
+      }
+    };
+    const keptIn = (app: HearthApp, key: string) => app.ctx.feedCache.get(key) !== undefined;
+    await readAll();
+    for (const app of apps) {
+      for (const id of [kept, hidden, moved]) expect(keptIn(app, postPageKey(c.id, id))).toBe(true);
+      expect(keptIn(app, sharedPostKey(c.id, kept))).toBe(true);
+    }
+
+    // A new post: on the next feed page of each process, and no other post's page is read again.
+    await write("Newest");
+    for (const app of apps) {
+      await heardAll(app);
+      for (const id of [kept, hidden, moved]) expect(keptIn(app, postPageKey(c.id, id))).toBe(true);
+      expect(keptIn(app, sharedPostKey(c.id, kept))).toBe(true);
+    }
+    for (const h of [http, other]) expect((await contents(h))[0]).toBe("Newest");
+
+    // Hidden after reports, here by hand in SQL: every process hears it (the process that hid it
+    // used to be the only one), drops that post's page and feed pages, and keeps the others.
+    await readAll();
+    await t.database.pool.query("UPDATE posts SET hidden_at = now() WHERE id = $1", [hidden]);
+    for (const app of apps) {
+      await heardAll(app);
+      expect(keptIn(app, postPageKey(c.id, hidden))).toBe(false);
+      expect(keptIn(app, postPageKey(c.id, kept))).toBe(true);
+    }
+    for (const h of [http, other]) {
+      expect((await h.get(`/api/posts/${hidden}`)).status).toBe(404);
+      expect(await contents(h)).not.toContain("Hidden");
+    }
+
+    // Moved to another community: both communities' feeds change in every process.
+    for (const h of [http, other]) {
+      expect(await contents(h, elsewhere.id)).toEqual(["Already there"]);
+      expect(await contents(h)).toContain("Moved");
+    }
+    await t.database.pool.query("UPDATE posts SET community_id = $1 WHERE id = $2", [elsewhere.id, moved]);
+    for (const app of apps) {
+      await heardAll(app);
+      expect(keptIn(app, postPageKey(c.id, moved))).toBe(false);
+      expect(keptIn(app, postPageKey(c.id, kept))).toBe(true);
+    }
+    for (const h of [http, other]) {
+      expect(await contents(h, elsewhere.id)).toEqual(["Already there", "Moved"]);
+      expect(await contents(h)).not.toContain("Moved");
+    }
+
+    // The author's level changes (it shows on their posts' cards): every post's pages go.
+    await readAll([kept]);
+    const level = async () =>
+      (
+        await t.database.pool.query("SELECT level FROM member_points WHERE community_id = $1 AND user_id = $2", [
+          c.id,
+          owner.id,
+        ])
+      ).rows[0]?.level ?? 1;
+    const before = await level();
+    await t.database.pool.query("SELECT hearth_points_add($1, $2, 5000, 0, 0)", [c.id, owner.id]);
+    expect(await level()).toBeGreaterThan(before);
+    for (const app of apps) {
+      await heardAll(app);
+      expect(keptIn(app, postPageKey(c.id, kept))).toBe(false);
+      expect(keptIn(app, sharedPostKey(c.id, kept))).toBe(false);
+    }
+    expect((await http.get(`/api/posts/${kept}`)).body.post.author.level).toBe(await level());
+
+    // A change that names the community alone (its posts removed for good) drops all of it.
+    await readAll([kept]);
+    expect(keptIn(t.app, postPageKey(c.id, kept))).toBe(true);
+    await t.database.pool.query("SELECT pg_notify($1, $2)", [FEED_CHANNEL, c.id]);
+    for (const app of apps) {
+      await heardAll(app);
+      expect(keptIn(app, postPageKey(c.id, kept))).toBe(false);
+      expect(keptIn(app, sharedPostKey(c.id, kept))).toBe(false);
+    }
+  });
+
   it("reads a post once for a spike of anonymous visitors it has not kept, cold or with only its page expired", async () => {
     const http = api(t.app);
     const owner = await signedInUser(t);
@@ -254,15 +349,18 @@ describe("the public cache", () => {
       t.app.ctx.publicCache.clear();
       t.app.ctx.feedCache.clear();
     };
-    // One visitor alone: what one read of the post costs.
-    cold();
-    const one = await statements(visitors(1));
-    expect(one).toBeGreaterThan(0);
-    // Fifty at once on a cold cache, then with the page gone but its community still known.
-    cold();
-    expect(await statements(visitors(50))).toBe(one);
-    t.app.ctx.feedCache.delete(postPageKey(c.id, id));
-    expect(await statements(visitors(50))).toBe(one);
+    const pageGone = () => t.app.ctx.feedCache.delete(postPageKey(c.id, id));
+    // On a cold cache, then with the post's page gone but its community still known: what one
+    // visitor alone costs, then fifty at once cost the same.
+    for (const state of [cold, pageGone]) {
+      state();
+      const one = await statements(visitors(1));
+      expect(one).toBeGreaterThan(0);
+      state();
+      expect(await statements(visitors(50))).toBe(one);
+    }
+    // Both kept: no statement at all.
+    expect(await statements(visitors(50))).toBe(0);
   });
 
   it("computes a missing entry once for every caller that asks meanwhile, and lets go of it when the key is dropped", async () => {

@@ -22,15 +22,54 @@ const scopeOf = (key: string) => {
 };
 
 /**
- * An anonymous visitor's page of one post, kept in the feed cache under its community's scope (so
- * any change to the community's posts drops it in every process). Writes that change only its
+ * A post's own keys in the feed cache are under a scope of their own, `${communityId}.${postId}`, so
+ * a change to one post drops them in one step, and a change to the whole community drops every
+ * scope that starts with `${communityId}.` (dropFeedChange).
+ */
+const postScope = (communityId: string, postId: string) => `${communityId}.${postId}`;
+/**
+ * An anonymous visitor's view of one post (its serialized post, without the community's card), kept
+ * in the feed cache: any change to the post drops it in every process. Writes that change only its
  * counters (likes, votes, shares, comments) drop it in their own process.
  */
-export const postPageKey = (communityId: string, postId: string) => `${communityId}:post:${postId}`;
-/** A post's columns shared by every signed-in viewer, kept in the feed cache under its community's scope. */
-export const sharedPostKey = (communityId: string, postId: string) => `${communityId}:spost:${postId}`;
+export const postPageKey = (communityId: string, postId: string) => `${postScope(communityId, postId)}:post`;
+/** A post's columns shared by every signed-in viewer, kept in the feed cache beside its postPageKey. */
+export const sharedPostKey = (communityId: string, postId: string) => `${postScope(communityId, postId)}:spost`;
 /** Which community a post is in, kept in the public cache (dropped when any community changes). */
 export const postCommunityKey = (postId: string) => `post-community:${postId}`;
+
+/**
+ * A change announced on hearth_feed (migration 0040). A post's change names the post, whether it was
+ * just made, and its author: `community/post/new|changed/author`. A member's level changed (it shows
+ * on their posts): `community//level/member`. The community's id alone (its posts removed for good,
+ * its level settings changed) concerns all of it.
+ */
+export type FeedChange = {
+  community: string;
+  /** The post that changed; its author null when not known (then every reader's kept posts there go). */
+  post?: { id: string; created: boolean; author: string | null };
+  /** The member whose level changed. */
+  level?: string;
+};
+
+export function parseFeedChange(payload: string): FeedChange {
+  const [community, post, kind, ...user] = payload.split("/");
+  if (kind === undefined) return { community: payload };
+  const who = user.join("/");
+  if (kind === "level") return { community, level: who };
+  return { community, post: { id: post, created: kind === "new", author: who } };
+}
+
+/**
+ * What a feed change makes stale in the feed cache: the community's feed pages, and with a post
+ * named, that post's own keys (the other posts' did not change); else (a level shows on author cards)
+ * every post's of the community.
+ */
+export function dropFeedChange(cache: PublicCache, change: FeedChange): void {
+  cache.clearScope(change.community);
+  if (change.post) cache.clearScope(postScope(change.community, change.post.id));
+  else cache.clearScopesUnder(`${change.community}.`);
+}
 
 /**
  * Answers that are the same for everyone in a given position (directory pages, public community
@@ -145,6 +184,12 @@ export class PublicCache {
       for (const key of this.scopes.get(scope) ?? []) this.entries.delete(key);
       this.scopes.delete(scope);
     }
+    for (const key of this.pending.keys()) if (key.startsWith(prefix)) this.pending.delete(key);
+  }
+
+  /** Drops the keys of every scope that starts with `prefix` (one pass over the scopes, not the keys). */
+  clearScopesUnder(prefix: string): void {
+    for (const scope of [...this.scopes.keys()]) if (scope.startsWith(prefix)) this.clearScope(scope);
     for (const key of this.pending.keys()) if (key.startsWith(prefix)) this.pending.delete(key);
   }
 

@@ -1,5 +1,5 @@
 import type { PgListener } from "./pg-listener";
-import { CALENDAR_CHANNEL, FEED_CHANNEL, MEMBER_CHANNEL, PUBLIC_CHANNEL } from "./public-cache";
+import { CALENDAR_CHANNEL, FEED_CHANNEL, MEMBER_CHANNEL, parseFeedChange, PUBLIC_CHANNEL } from "./public-cache";
 
 /**
  * Channel on which the database announces a change to which of a person's notifications are unread
@@ -25,7 +25,7 @@ const DROP_LOG = 1_024;
  * - their notifications made, read, unread again or deleted (hearth_unread, migration 0030);
  * - their membership or role in any community (hearth_members), which decides what they may see;
  * - a community of one of their unread notifications: its visibility (hearth_public), its posts
- *   (hearth_feed: deleted, hidden, approved, moved), its events (hearth_calendar).
+ *   (hearth_feed: deleted, hidden, approved, moved, but not a new post), its events (hearth_calendar).
  *
  * A change heard while a count is being read keeps that count from being stored (the drops of the
  * last moments are remembered), so a count read before a change is never kept after it. Nothing is
@@ -45,9 +45,16 @@ export class UnreadCountCache {
     listener.on(UNREAD_CHANNEL, (userId) => this.forgetUser(userId));
     // `${communityId}.${userId}`: a membership, role or standing changed.
     listener.on(MEMBER_CHANNEL, (payload) => this.forgetUser(payload.slice(payload.indexOf(".") + 1)));
-    for (const channel of [PUBLIC_CHANNEL, FEED_CHANNEL, CALENDAR_CHANNEL]) {
+    for (const channel of [PUBLIC_CHANNEL, CALENDAR_CHANNEL]) {
       listener.on(channel, (communityId) => (communityId ? this.forgetCommunity(communityId) : this.clear()));
     }
+    // A new post or a member's level changes no one's unread notifications (theirs are announced on
+    // hearth_unread); a post deleted, hidden, approved or moved may hide some.
+    listener.on(FEED_CHANNEL, (payload) => {
+      if (!payload) return this.clear();
+      const change = parseFeedChange(payload);
+      if (!change.post?.created && change.level === undefined) this.forgetCommunity(change.community);
+    });
     listener.onReset(() => this.clear());
   }
 

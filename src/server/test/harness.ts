@@ -195,6 +195,29 @@ export async function countStatements(t: TestApp, run: () => Promise<unknown>): 
   return n;
 }
 
+/** Markers sent on hearth_feed, waiting to be heard, by the app that waits for them. */
+const markersOf = new WeakMap<HearthApp, Map<string, () => void>>();
+
+/**
+ * Resolves once `app`'s listener has heard every announcement committed before the call, and its
+ * caches have dropped what they drop: a marker sent now on hearth_feed arrives after them
+ * (PostgreSQL delivers notifications in commit order on the one connection) and the handlers run in
+ * order. A marker names no community, so it drops nothing.
+ */
+export async function heardAll(t: TestApp, app: HearthApp = t.app): Promise<void> {
+  let markers = markersOf.get(app);
+  if (!markers) {
+    const mine = (markers = new Map());
+    markersOf.set(app, mine);
+    app.ctx.listener.on("hearth_feed", (payload) => mine.get(payload)?.());
+  }
+  const marker = `marker-${randomBytes(8).toString("hex")}`;
+  const heard = new Promise<void>((resolve) => markers.set(marker, resolve));
+  await t.database.pool.query("SELECT pg_notify('hearth_feed', $1)", [marker]);
+  await heard;
+  markers.delete(marker);
+}
+
 /**
  * Reads again until `done` holds of what was read or `ms` pass (for what another process, or a
  * database notification, makes true a moment later); answers the last read.

@@ -3,7 +3,7 @@ import { LEVEL_COUNT, levelName } from "#shared/levels";
 import type { AppContext, Viewer } from "#server/context";
 import { memberLevel } from "#server/features/communities/index";
 import { checkCommunityAccess, findCommunityCached, memberRole, memberScope } from "#server/lib/community-access";
-import { FEED_CHANNEL, PublicCache } from "#server/lib/public-cache";
+import { FEED_CHANNEL, parseFeedChange, PublicCache } from "#server/lib/public-cache";
 
 export const LEADERBOARD_PERIODS = { "7d": 7, "30d": 30, all: null } as const;
 export type LeaderboardPeriod = keyof typeof LEADERBOARD_PERIODS;
@@ -208,7 +208,14 @@ const boardCaches = new WeakMap<AppContext, PublicCache>();
 function boardCache(ctx: AppContext): PublicCache {
   let cache = boardCaches.get(ctx);
   if (!cache) {
-    cache = new PublicCache(ctx.listener, { channel: FEED_CHANNEL, scoped: true, maxEntries: 700 });
+    const board = (cache = new PublicCache(ctx.listener, { channel: null, scoped: true, maxEntries: 700 }));
+    // A level change names the community alone (migration 0023); a post's change names the post
+    // (migration 0040) and moves no one's points.
+    ctx.listener.on(FEED_CHANNEL, (payload) => {
+      if (!payload) return board.clear();
+      const change = parseFeedChange(payload);
+      if (!change.post) board.clearScope(change.community);
+    });
     boardCaches.set(ctx, cache);
   }
   return cache;
@@ -218,7 +225,7 @@ function boardCache(ctx: AppContext): PublicCache {
  * The community's standing: every current member's points (for the viewer's rank) and how many
  * stand at each level (the ladder). One pass over the members (a big community's takes a while),
  * kept per process under the community's scope on the feed channel: a level change anywhere in the
- * community drops it (the member_points trigger announces it there, as any post change does);
+ * community drops it (the member_points trigger announces it there);
  * other points, joins and leaves show within STANDING_TTL_MS (a rank outside the top list may be
  * that much behind; the top list is at most TOP_TTL_MS old and the viewer's own points come from the
  * member cache, dropped when they change).

@@ -145,5 +145,20 @@ describe("the unread count kept per process", () => {
     await q("SELECT pg_notify('hearth_feed', 'c-race')");
     await again;
     expect(await cache.get("race-user", read())).toBe(during + 2);
+
+    // A new post there (migration 0040 names it) changes no one's unread notifications: still kept.
+    // A change to one of its posts (deleted, hidden, approved, moved) drops it.
+    const announce = async (payload: string) => {
+      const heardIt = heardOnFeed(payload);
+      await q("SELECT pg_notify('hearth_feed', $1)", [payload]);
+      await heardIt;
+    };
+    await announce("c-race/p-1/new/u-1");
+    expect(await cache.get("race-user", read())).toBe(during + 2);
+    // Nor does a member's level there.
+    await announce("c-race//level/u-1");
+    expect(await cache.get("race-user", read())).toBe(during + 2);
+    await announce("c-race/p-1/changed/u-1");
+    expect(await cache.get("race-user", read())).toBe(during + 3);
   });
 });

@@ -3,11 +3,18 @@ import { LIMITS } from "#shared/limits";
 import { visibleTo, type CommunityRole } from "#shared/roles";
 import type { AppContext, Viewer } from "#server/context";
 import { checkCommunityAccess, findCommunityCached, isUuid, memberRole } from "#server/lib/community-access";
-import { mayReadPost, postNotFound } from "#server/lib/post-access";
-import { postCommunityKey, postPageKey, sharedPostKey } from "#server/lib/public-cache";
+import { pendingKey } from "#server/lib/feed-viewer-cache";
+import { mayReadPost, postNotFound, requirePost } from "#server/lib/post-access";
+import {
+  dropFeedChange,
+  postCommunityKey,
+  postPageKey,
+  sharedPostKey,
+  type FeedChange,
+} from "#server/lib/public-cache";
 import {
   decodeCursor,
-  findPost,
+  loadPost,
   keysetPage,
   postColumnsText,
   sharedPostColumns,
@@ -54,21 +61,28 @@ type ViewerState = Pick<
 /** A reader's like, save and vote of a page's posts: `ids` the posts read, `marked` those with any. */
 type KeptStates = { ids: Set<string>; marked: Map<string, Pick<PostRow, "liked" | "saved" | "vote_index">> };
 
-/** What is kept of a reader's states read for the posts `ids`: only the posts with something of theirs. */
-function statesOf(ids: string[], read: ViewerState[]): KeptStates {
-  const marked: KeptStates["marked"] = new Map();
+/** The current counters of posts $1: those touched here since a page showing them was made. */
+const FEED_COUNTERS_SQL = `
+  SELECT p.id, p.likes_count, p.comments_count, p.share_count, p.poll_data FROM posts p WHERE p.id = ANY($1::uuid[])`;
+type Counters = Pick<PostRow, "id" | "likes_count" | "comments_count" | "share_count" | "poll_data">;
+
+/** `found` (what was kept) with the reader's states read for the posts `ids`: only the posts with something of theirs. */
+function statesOf(found: KeptStates | undefined, ids: string[], read: ViewerState[]): KeptStates {
+  const marked: KeptStates["marked"] = new Map(found?.marked);
   for (const r of read) {
     if (r.liked || r.saved || r.vote_index !== null)
       marked.set(r.id, { liked: r.liked, saved: r.saved, vote_index: r.vote_index });
   }
-  return { ids: new Set(ids), marked };
+  return { ids: new Set([...(found?.ids ?? []), ...ids]), marked };
 }
 
 /**
- * The reader's like, save and vote of the posts `ids`, kept under `key`: the kept ones while they
- * cover every id and none of the posts was touched since `since` (when the shared part was made),
- * else read now with the posts' current counters, which only the request that read them gets as
- * `fresh` (a read shared with another request may be older than this one's shared part).
+ * The reader's like, save and vote of the posts `ids`, kept under `key`, and the current counters
+ * of the posts touched here since `since` (when the shared part was made):
+ * - the posts the kept states do not cover (a new post on the page, or nothing kept yet) are read,
+ *   with the touched posts and their counters, in one statement, and added to what is kept;
+ * - else the touched posts' counters come from countersOf, one read shared by every reader.
+ * `fresh` has the touched posts' counters (with the states, for those just read).
  */
 async function readerStates(
   ctx: AppContext,
@@ -76,24 +90,42 @@ async function readerStates(
   key: string,
   ids: string[],
   since: number,
-): Promise<{ kept: KeptStates; fresh: Map<string, ViewerState> | null }> {
+): Promise<{ kept: KeptStates; fresh: Map<string, Partial<ViewerState>> }> {
   const cache = ctx.feedViewerCache;
-  const found = cache.states.get<KeptStates>(key);
-  if (found && ids.every((id) => found.ids.has(id)) && !ids.some((id) => cache.touchedSince(id, since))) {
-    return { kept: found, fresh: null };
-  }
-  cache.states.delete(key);
-  let read: Map<string, ViewerState> | undefined;
-  const kept = await cache.states.getOrCompute<KeptStates>(key, async () => {
-    const res = await ctx.pool.query<ViewerState>({
-      name: "feed_viewer_state",
-      text: FEED_VIEWER_STATE_SQL,
-      values: [viewerId, ids],
+  let kept = cache.states.get<KeptStates>(key);
+  const touched = ids.filter((id) => cache.touchedSince(id, since));
+  const read = new Map<string, ViewerState>();
+  const missing = kept ? ids.filter((id) => !kept!.ids.has(id)) : ids;
+  if (missing.length) {
+    const found = kept;
+    // The touched posts' counters come with the same statement (one statement, not two).
+    const wanted = [...new Set([...missing, ...touched])];
+    // Made again under its key, so that the reader's own change meanwhile (forgetViewer) lets go of it.
+    if (found) cache.states.delete(key);
+    kept = await cache.states.getOrCompute<KeptStates>(key, async () => {
+      const res = await ctx.pool.query<ViewerState>({
+        name: "feed_viewer_state",
+        text: FEED_VIEWER_STATE_SQL,
+        values: [viewerId, wanted],
+      });
+      for (const r of res.rows) read.set(r.id, r);
+      return statesOf(found, wanted, res.rows);
     });
-    read = new Map(res.rows.map((r) => [r.id, r]));
-    return statesOf(ids, res.rows);
-  });
-  return { kept, fresh: read ?? null };
+  }
+  const fresh = new Map<string, Partial<ViewerState>>();
+  // Those not read above (nothing missing, or a read shared with another request) are read here.
+  const stale = touched.filter((id) => !read.has(id));
+  const counters = stale.length
+    ? await cache.countersOf(stale, async (need) => {
+        const res = await ctx.pool.query<Counters>({ name: "feed_counters", text: FEED_COUNTERS_SQL, values: [need] });
+        return res.rows;
+      })
+    : undefined;
+  for (const id of touched) {
+    const current = read.get(id) ?? counters?.get(id);
+    if (current) fresh.set(id, current);
+  }
+  return { kept: kept!, fresh };
 }
 
 /**
@@ -125,13 +157,15 @@ const pageJson = (items: string[], next: string | null) =>
  * cursor and visibility) comes from the feed cache, kept serialized. A signed-in reader's part comes
  * from the feed viewer cache (lib/feed-viewer-cache.ts, decision 0025): their role from the member
  * cache, their pending posts, and their like, save and vote of the page's posts; read when missing
- * (at most two statements: role with pending posts, then the states with fresh counters) and then
- * kept until the database announces a change. Counters are the shared page's, except for the posts
- * touched since the page was made (liked or voted on through any process, shared or commented on
- * through this one): those come fresh with the states; comments and shares made through another
+ * (at most two statements: role with pending posts, then the states of the posts not kept yet with
+ * fresh counters, or else the touched posts' counters alone) and then kept until the database
+ * announces a change. Counters are the shared page's, except for the posts touched since the page
+ * was made (liked or voted on through any process, shared or commented on through this one): those
+ * come fresh, read once for every reader (readerStates); comments and shares made through another
  * process show within two seconds, as for anonymous readers. Answers the serialized page (built
- * field by field by toPostDto, so nothing beyond the schema can slip in); a liked or saved post's
- * item is the shared one with the reader's tail spliced in (withMark).
+ * field by field by toPostDto, so nothing beyond the schema can slip in): only the posts with fresh
+ * counters are serialized again, and a liked or saved post's item is the shared one with the
+ * reader's tail spliced in (withMark).
  */
 export async function findFeed({
   ctx,
@@ -169,7 +203,7 @@ export async function findFeed({
     [role, pending] = await Promise.all([
       memberRole(ctx, community.id, viewer.id, async () => (await both())?.role),
       ctx.feedViewerCache.pending.getOrCompute(
-        `${community.id}:${viewer.id}:${categoryId ?? ""}`,
+        pendingKey(community.id, viewer.id, categoryId),
         async () => (await both())?.pending ?? [],
       ),
     ]);
@@ -214,18 +248,15 @@ export async function findFeed({
     rows.map((r) => r.id),
     page.at,
   );
-  // A post of the page with the reader's part: what was read, or else nothing liked, saved or voted.
-  const own = (r: PostRow): PostRow => ({
-    ...r,
-    ...NOTHING_MARKED,
-    ...(fresh?.get(r.id) ?? kept.marked.get(r.id)),
-  });
+  // A post of the page with the reader's part (else nothing liked, saved or voted) and its current counters.
+  const own = (r: PostRow): PostRow => ({ ...r, ...NOTHING_MARKED, ...kept.marked.get(r.id), ...fresh.get(r.id) });
   const base = itemsOf(page);
-  if (!fresh && !pending.length && !page.rows.some((r) => kept.marked.has(r.id))) {
+  if (!fresh.size && !pending.length && !page.rows.some((r) => kept.marked.has(r.id))) {
     return (page.json ??= pageJson(base, page.next));
   }
+  // Serialized again: only the posts with newer counters than the shared part's.
   const items = page.rows.map((r, i) => {
-    if (fresh) return JSON.stringify(toPostDto(own(r)));
+    if (fresh.has(r.id)) return JSON.stringify(toPostDto(own(r)));
     const mark = kept.marked.get(r.id);
     return mark ? withMark(base[i], r, mark) : base[i];
   });
@@ -237,30 +268,50 @@ export async function findFeed({
   return pageJson(items, page.next);
 }
 
+/** The community a post is in ("" for no such post), kept in the public cache. */
+const communityOfPost = (ctx: AppContext, postId: string) =>
+  ctx.publicCache.getOrCompute(postCommunityKey(postId), async () => {
+    const res = await ctx.pool.query<{ community_id: string }>({
+      name: "post_community",
+      text: "SELECT community_id FROM posts WHERE id = $1",
+      values: [postId],
+    });
+    return res.rows[0]?.community_id ?? "";
+  });
+
+/** A community's card on a post's page. */
+const cardOf = (c: { id: string; slug: string; name: string; iconUrl: string | null }) => ({
+  id: c.id,
+  slug: c.slug,
+  name: c.name,
+  icon_url: c.iconUrl,
+});
+
 /**
- * One post as an anonymous visitor sees it, serialized: the same bytes for everyone, so it is kept
- * in the feed cache under its community's scope, found through the post's community in the public
- * cache. Only a public, approved post of a public community gets this far (findPost refuses the
- * rest). Any change to the community empties the public cache, so the page is made again (and
- * refused once the community is private); any change to the community's posts drops it with the
- * feed pages, in every process; this process's likes, votes, shares and comments drop it at once
- * (forgetPostPage), other processes' show within the time to live (2 s), as on anonymous feed pages.
+ * One post as an anonymous visitor sees it, serialized: findPost's answer for no one. The post's
+ * part is the same bytes for everyone, so it is kept in the feed cache (postPageKey): any change to
+ * the post drops it in every process, and this process's likes, votes, shares and comments drop it
+ * at once (forgetPostPage); other processes' show within the time to live (2 s), as on anonymous
+ * feed pages. The community comes from the public cache, dropped by any change to a community, and
+ * is checked on every request: once it is no longer public the kept post is not shown. Only a
+ * public, approved post of a public community is ever kept (findPost refuses the rest). Under a
+ * spike, every missing or expired part is read once for all the visitors asking meanwhile
+ * (getOrCompute): 1,500 visitors on one post must not queue 1,500 reads.
  */
 export async function findPublicPost({ ctx, postId }: { ctx: AppContext; postId: string }): Promise<string> {
-  // Under a spike, every missing or expired entry is made once for all the visitors asking meanwhile
-  // (getOrCompute), never once each: 1,500 visitors on one post must not queue 1,500 reads.
-  const page = (communityId: string) =>
-    ctx.feedCache.getOrCompute(postPageKey(communityId, postId), async () =>
-      JSON.stringify(await findPost({ ctx, viewer: null, postId })),
-    );
-  let made: string | undefined;
-  const communityId = await ctx.publicCache.getOrCompute(postCommunityKey(postId), async () => {
-    const found = await findPost({ ctx, viewer: null, postId });
-    made = JSON.stringify(found);
-    ctx.feedCache.set(postPageKey(found.community.id, postId), made);
-    return found.community.id;
-  });
-  return made ?? page(communityId);
+  if (!isUuid(postId)) throw postNotFound();
+  const communityId = await communityOfPost(ctx, postId);
+  if (!communityId) throw postNotFound();
+  const [community, post] = await Promise.all([
+    findCommunityCached(ctx, communityId),
+    // findPost's post for no one: its access check, then the post.
+    ctx.feedCache.getOrCompute(postPageKey(communityId, postId), async () => {
+      await requirePost(ctx.db, postId, null);
+      return JSON.stringify(await loadPost(ctx.db, postId, ""));
+    }),
+  ]);
+  if (community.visibility !== "public") throw postNotFound();
+  return `{"post":${post},"community":${JSON.stringify(cardOf(community))},"viewer_role":null}`;
 }
 
 /** A post's columns shared by every viewer, and whether it is deleted, kept under its community's scope. */
@@ -286,14 +337,7 @@ export async function findPostForViewer({
   postId: string;
 }): Promise<string> {
   if (!isUuid(postId)) throw postNotFound();
-  const communityId = await ctx.publicCache.getOrCompute(postCommunityKey(postId), async () => {
-    const res = await ctx.pool.query<{ community_id: string }>({
-      name: "post_community",
-      text: "SELECT community_id FROM posts WHERE id = $1",
-      values: [postId],
-    });
-    return res.rows[0]?.community_id ?? "";
-  });
+  const communityId = await communityOfPost(ctx, postId);
   if (!communityId) throw postNotFound();
   const [community, role, shared] = await Promise.all([
     findCommunityCached(ctx, communityId),
@@ -310,10 +354,10 @@ export async function findPostForViewer({
   if (!mayReadPost({ ...post, is_hidden: post.hidden }, community.visibility, role, viewer.id)) throw postNotFound();
 
   const { kept, fresh } = await readerStates(ctx, viewer.id, `${viewer.id}:post:${postId}`, [postId], shared.at);
-  const row: PostRow = { ...post, ...NOTHING_MARKED, ...(fresh?.get(postId) ?? kept.marked.get(postId)) };
+  const row: PostRow = { ...post, ...NOTHING_MARKED, ...kept.marked.get(postId), ...fresh.get(postId) };
   return JSON.stringify({
     post: toPostDto(row),
-    community: { id: community.id, slug: community.slug, name: community.name, icon_url: community.iconUrl },
+    community: cardOf(community),
     viewer_role: role,
   });
 }
@@ -328,10 +372,10 @@ export function forgetPostPage(ctx: AppContext, communityId: string, postId: str
 }
 
 /**
- * This process drops the community's cached feed pages, and its readers' kept pending posts, at once;
- * other processes hear it from the database.
+ * After a post changed: this process drops at once what the database's announcement of it will drop
+ * in every process (the community's feed pages, the post's own pages, its author's kept pending posts).
  */
-export function forgetFeed(ctx: AppContext, communityId: string) {
-  ctx.feedCache.clearScope(communityId);
-  ctx.feedViewerCache.pending.clearScope(communityId);
+export function forgetFeed(ctx: AppContext, change: FeedChange) {
+  dropFeedChange(ctx.feedCache, change);
+  ctx.feedViewerCache.forgetPending(change);
 }

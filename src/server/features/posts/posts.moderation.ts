@@ -3,7 +3,7 @@ import type { AppContext, Viewer } from "#server/context";
 import { posts, userWarnings } from "#server/db/schema/index";
 import { requireCommunity, requirePermission } from "#server/lib/community-access";
 import { AppError } from "#server/lib/errors";
-import { requireApproved, requirePost } from "#server/lib/post-access";
+import { postChange, requireApproved, requirePost } from "#server/lib/post-access";
 import { forgetFeed } from "./posts.feed";
 import { loadPost, postColumns, toPostDto, type PostRow } from "./posts.queries";
 import { announce, notifyPostAuthor } from "./posts.service";
@@ -47,7 +47,7 @@ export async function pinPost({
     await tx.update(posts).set({ isPinned: pinned }).where(eq(posts.id, postId));
     await announce(tx, access, "post_updated");
   });
-  forgetFeed(ctx, access.community.id);
+  forgetFeed(ctx, postChange(access));
   return loadPost(ctx.db, postId, viewer.id);
 }
 
@@ -95,7 +95,7 @@ export async function reviewPost({
       await tx.update(posts).set({ deletedAt: new Date() }).where(eq(posts.id, postId));
     }
   });
-  forgetFeed(ctx, access.community.id);
+  forgetFeed(ctx, postChange(access));
   return { id: postId, approved: approve };
 }
 

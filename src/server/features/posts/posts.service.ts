@@ -27,6 +27,7 @@ import {
   checkPostId,
   postAccessOf,
   postAccessSql,
+  postChange,
   postNotFound,
   postVisibleToRole,
   requireApproved,
@@ -195,7 +196,7 @@ export async function createPost({
     }
     return post;
   });
-  forgetFeed(ctx, community.id);
+  forgetFeed(ctx, { community: community.id, post: { id: created.id, created: true, author: viewer.id } });
   return created;
 }
 
@@ -247,7 +248,7 @@ export async function updatePost({
     await tx.update(posts).set(set).where(eq(posts.id, postId));
     if (access.post.is_approved && !access.post.is_hidden) await announce(tx, access, "post_updated");
   });
-  forgetFeed(ctx, access.community.id);
+  forgetFeed(ctx, postChange(access));
   return loadPost(ctx.db, postId, viewer.id);
 }
 
@@ -266,7 +267,7 @@ export async function deletePost({ ctx, viewer, postId }: { ctx: AppContext; vie
     if (gone.length > 0) await tx.delete(mediaFiles).where(eq(mediaFiles.postId, postId));
     if (gone[0]?.approved) await announce(tx, access, "post_deleted");
   });
-  forgetFeed(ctx, access.community.id);
+  forgetFeed(ctx, postChange(access));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,11 +2,13 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MSG } from "#shared/messages";
 import type { Viewer } from "#server/context";
+import { pendingKey } from "#server/lib/feed-viewer-cache";
 import { findPost } from "./posts.queries";
 import {
   api,
   countStatements,
   createTestApp,
+  heardAll,
   readUntil,
   signedInUser,
   upload,
@@ -315,6 +317,48 @@ describe("a signed-in reader's feed, kept per process (decision 0025)", () => {
     }
   });
 
+  it("a like costs the page's readers one read of the post's counters for all, a new post each reader a read of their part of it alone", async () => {
+    const owner = await signedInUser(t);
+    const fan = await signedInUser(t);
+    const readers = await Promise.all([signedInUser(t), signedInUser(t), signedInUser(t)]);
+    const c = await community(owner);
+    for (const u of [fan, ...readers]) await join(c, u);
+    const older = (await post(c, owner, { content: "Older" })).body;
+    await http.post(`/api/posts/${older.id}/save`, {}, { cookie: readers[0].cookie });
+    for (const u of readers) expect(await settled(() => feed(c, u))).toBe(0);
+    /** Every reader's page, and the statements they took. */
+    const pages = async () => {
+      const items: Item[][] = [];
+      const statements = await countStatements(t, async () => {
+        for (const u of readers) items.push(await feed(c, u));
+      });
+      return { items, statements };
+    };
+    const truthFor = async (u: User, id: string) =>
+      JSON.parse(JSON.stringify((await findPost({ ctx: t.app.ctx, viewer: { id: u.id } as Viewer, postId: id })).post));
+
+    // The fan's like, in this process; its announcement heard too (it touches the post again).
+    const announced = new Promise<void>((resolve) =>
+      t.app.ctx.listener.on("hearth_viewer", (p) => p === `${fan.id}.${older.id}` && resolve()),
+    );
+    expect((await http.post(`/api/posts/${older.id}/like`, {}, { cookie: fan.cookie })).status).toBe(200);
+    await announced;
+    const afterLike = await pages();
+    expect(afterLike.statements).toBe(1);
+    for (const [i, u] of readers.entries()) expect(afterLike.items[i][0]).toEqual(await truthFor(u, older.id));
+    expect(afterLike.items[0][0]).toMatchObject({ likes_count: 1, liked: false, saved: true });
+
+    // A new post: the page is read once for all, then each reader's part of the new post alone.
+    const newer = (await post(c, owner, { content: "Newer" })).body;
+    await heardAll(t);
+    const afterPost = await pages();
+    expect(afterPost.statements).toBe(1 + readers.length);
+    for (const [i, u] of readers.entries()) {
+      expect(afterPost.items[i].map((x) => x.id)).toEqual([newer.id, older.id]);
+      for (const item of afterPost.items[i]) expect(item).toEqual(await truthFor(u, item.id));
+    }
+  });
+
   it("one post, signed in, answers what the database says, and only to whom may read it", async () => {
     const owner = await signedInUser(t);
     const member = await signedInUser(t);
@@ -372,6 +416,33 @@ describe("a signed-in reader's feed, kept per process (decision 0025)", () => {
       200,
     );
     expect((await feed(c, member)).map((x) => x.id)).not.toContain(p.id);
+  });
+
+  it("keeps a reader's pending posts while others post, and drops them when one of the reader's own posts changes", async () => {
+    const owner = await signedInUser(t);
+    const member = await signedInUser(t);
+    const c = await community(owner, { moderation: true });
+    await join(c, member);
+    const waiting = (await post(c, member, { content: "Waiting" })).body;
+    const kept = () => t.app.ctx.feedViewerCache.pending.get(pendingKey(c.id, member.id, undefined));
+    const readFeed = async () => {
+      await heardAll(t);
+      return (await feed(c, member)).map((x) => x.id);
+    };
+    expect(await readFeed()).toContain(waiting.id);
+    expect(kept()).toHaveLength(1);
+
+    // The owner's post: on the member's next page, read without reading the member's pending posts again.
+    const news = (await post(c, owner, { content: "News" })).body;
+    await heardAll(t);
+    expect(kept()).toHaveLength(1);
+    expect(await readFeed()).toEqual(expect.arrayContaining([waiting.id, news.id]));
+
+    // One of the member's own posts changed (here deleted by hand in SQL), announced by the database: dropped.
+    await t.database.pool.query("UPDATE posts SET deleted_at = now() WHERE id = $1", [waiting.id]);
+    await heardAll(t);
+    expect(kept()).toBeUndefined();
+    expect(await readFeed()).not.toContain(waiting.id);
   });
 });
 

@@ -198,7 +198,7 @@ export async function decideReport({
   });
   for (const postId of forget) {
     if (!postId) continue;
-    forgetFeed(ctx, community.id);
+    forgetFeed(ctx, { community: community.id, post: { id: postId, created: false, author: null } });
     forgetPostPage(ctx, community.id, postId);
   }
   const decided = await findReportCase(ctx.db, viewer.id, community.id, caseId);

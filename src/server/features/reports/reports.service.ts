@@ -217,7 +217,9 @@ export async function createReport({
     return { created: true, hiddenPost };
   });
   if (outcome.hiddenPost) {
-    forgetFeed(ctx, item.communityId);
+    // A hidden post leaves its author's kept pending posts too; a hidden comment, none.
+    const author = item.target === "post" ? item.authorId : null;
+    forgetFeed(ctx, { community: item.communityId, post: { id: outcome.hiddenPost, created: false, author } });
     forgetPostPage(ctx, item.communityId, outcome.hiddenPost);
   }
   return outcome.created
