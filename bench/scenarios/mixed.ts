@@ -170,6 +170,10 @@ export const mixed: Scenario = {
         Object.entries(s)
           .map(([code, n]) => `${code} × ${int(n)}`)
           .join(", ");
+      console.error(
+        `  inside the server p50 ${r.server?.p50} ms, p95 ${r.server?.p95} ms; ` +
+          `${(r.sqlCount!.statements / r.sqlCount!.requests).toFixed(2)} statements a request; cores: ${cores(r)}`,
+      );
       notes.push(
         `Goal (issue): a ${SECONDS}-second mixed load at ${CONNECTIONS} connections with zero 5xx. The row's goal is ` +
           `stricter: every answer 2xx (a 4xx is not expected either: votes never repeat a member's poll) and no ` +
