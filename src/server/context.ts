@@ -8,14 +8,7 @@ import { unauthorized } from "./lib/errors";
 import { JobWorker } from "./lib/jobs";
 import { createMailer, type Mailer } from "./lib/mail";
 import { PgListener } from "./lib/pg-listener";
-import {
-  CALENDAR_CHANNEL,
-  dropFeedChange,
-  FEED_CHANNEL,
-  MEMBER_CHANNEL,
-  parseFeedChange,
-  PublicCache,
-} from "./lib/public-cache";
+import { CALENDAR_CHANNEL, dropFeedChange, MEMBER_CHANNEL, onFeedChange, PublicCache } from "./lib/public-cache";
 import { UnreadCountCache } from "./lib/unread-cache";
 import { FeedViewerCache } from "./lib/feed-viewer-cache";
 import { createRateLimiter, type RateLimiter } from "./lib/rate-limit";
@@ -94,9 +87,7 @@ export async function createAppContext(opts: {
   });
   const publicCache = new PublicCache(listener);
   const feedCache = new PublicCache(listener, { channel: null, scoped: true, maxEntries: 2_000 });
-  listener.on(FEED_CHANNEL, (payload) =>
-    payload ? dropFeedChange(feedCache, parseFeedChange(payload)) : feedCache.clear(),
-  );
+  onFeedChange(listener, (change) => (change ? dropFeedChange(feedCache, change) : feedCache.clear()));
   const calendarCache = new PublicCache(listener, {
     channel: CALENDAR_CHANNEL,
     scoped: true,

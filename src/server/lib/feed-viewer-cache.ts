@@ -1,5 +1,5 @@
 import type { PgListener } from "./pg-listener";
-import { FEED_CHANNEL, parseFeedChange, PublicCache, type FeedChange } from "./public-cache";
+import { onFeedChange, PublicCache, type FeedChange } from "./public-cache";
 
 /**
  * Channel on which the database announces a change to a person's likes, saves or votes (migration
@@ -46,9 +46,7 @@ export class FeedViewerCache {
     this.states = new PublicCache(listener, { ...common, channel: null });
     this.pending = new PublicCache(listener, { ...common, channel: null });
     // A reader's pending posts change only with their own posts: a post's change drops its author's.
-    listener.on(FEED_CHANNEL, (payload) =>
-      payload ? this.forgetPending(parseFeedChange(payload)) : this.pending.clear(),
-    );
+    onFeedChange(listener, (change) => (change ? this.forgetPending(change) : this.pending.clear()));
     listener.on(VIEWER_CHANNEL, (payload) => {
       const dot = payload.lastIndexOf(".");
       this.forgetViewer(dot < 0 ? payload : payload.slice(0, dot));

@@ -61,6 +61,14 @@ export function parseFeedChange(payload: string): FeedChange {
 }
 
 /**
+ * Calls `handler` with each change announced on hearth_feed, parsed; null for an empty payload
+ * (everything may have changed).
+ */
+export function onFeedChange(listener: PgListener, handler: (change: FeedChange | null) => void): void {
+  listener.on(FEED_CHANNEL, (payload) => handler(payload ? parseFeedChange(payload) : null));
+}
+
+/**
  * What a feed change makes stale in the feed cache: the community's feed pages, and with a post
  * named, that post's own keys (the other posts' did not change); else (a level shows on author cards)
  * every post's of the community.

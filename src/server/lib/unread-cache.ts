@@ -1,5 +1,5 @@
 import type { PgListener } from "./pg-listener";
-import { CALENDAR_CHANNEL, FEED_CHANNEL, MEMBER_CHANNEL, parseFeedChange, PUBLIC_CHANNEL } from "./public-cache";
+import { CALENDAR_CHANNEL, MEMBER_CHANNEL, onFeedChange, PUBLIC_CHANNEL } from "./public-cache";
 
 /**
  * Channel on which the database announces a change to which of a person's notifications are unread
@@ -50,10 +50,9 @@ export class UnreadCountCache {
     }
     // A new post or a member's level changes no one's unread notifications (theirs are announced on
     // hearth_unread); a post deleted, hidden, approved or moved may hide some.
-    listener.on(FEED_CHANNEL, (payload) => {
-      if (!payload) return this.clear();
-      const change = parseFeedChange(payload);
-      if (!change.post?.created && change.level === undefined) this.forgetCommunity(change.community);
+    onFeedChange(listener, (change) => {
+      if (!change) this.clear();
+      else if (!change.post?.created && change.level === undefined) this.forgetCommunity(change.community);
     });
     listener.onReset(() => this.clear());
   }

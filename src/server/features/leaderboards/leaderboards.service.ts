@@ -3,7 +3,7 @@ import { LEVEL_COUNT, levelName } from "#shared/levels";
 import type { AppContext, Viewer } from "#server/context";
 import { memberLevel } from "#server/features/communities/index";
 import { checkCommunityAccess, findCommunityCached, memberRole, memberScope } from "#server/lib/community-access";
-import { FEED_CHANNEL, parseFeedChange, PublicCache } from "#server/lib/public-cache";
+import { onFeedChange, PublicCache } from "#server/lib/public-cache";
 
 export const LEADERBOARD_PERIODS = { "7d": 7, "30d": 30, all: null } as const;
 export type LeaderboardPeriod = keyof typeof LEADERBOARD_PERIODS;
@@ -208,15 +208,13 @@ const boardCaches = new WeakMap<AppContext, PublicCache>();
 function boardCache(ctx: AppContext): PublicCache {
   let cache = boardCaches.get(ctx);
   if (!cache) {
-    const board = (cache = new PublicCache(ctx.listener, { channel: null, scoped: true, maxEntries: 700 }));
-    // A level change names the community alone (migration 0023); a post's change names the post
-    // (migration 0040) and moves no one's points.
-    ctx.listener.on(FEED_CHANNEL, (payload) => {
-      if (!payload) return board.clear();
-      const change = parseFeedChange(payload);
-      if (!change.post) board.clearScope(change.community);
+    const board = new PublicCache(ctx.listener, { channel: null, scoped: true, maxEntries: 700 });
+    // Levels and community-wide changes; a post's change (migration 0040) moves no one's points.
+    onFeedChange(ctx.listener, (change) => {
+      if (!change) board.clear();
+      else if (!change.post) board.clearScope(change.community);
     });
-    boardCaches.set(ctx, cache);
+    boardCaches.set(ctx, (cache = board));
   }
   return cache;
 }

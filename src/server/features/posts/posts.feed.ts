@@ -4,7 +4,7 @@ import { visibleTo, type CommunityRole } from "#shared/roles";
 import type { AppContext, Viewer } from "#server/context";
 import { checkCommunityAccess, findCommunityCached, isUuid, memberRole } from "#server/lib/community-access";
 import { pendingKey } from "#server/lib/feed-viewer-cache";
-import { mayReadPost, postNotFound, requirePost } from "#server/lib/post-access";
+import { mayReadPost, postNotFound } from "#server/lib/post-access";
 import {
   dropFeedChange,
   postCommunityKey,
@@ -14,7 +14,7 @@ import {
 } from "#server/lib/public-cache";
 import {
   decodeCursor,
-  loadPost,
+  readPost,
   keysetPage,
   postColumnsText,
   sharedPostColumns,
@@ -304,11 +304,9 @@ export async function findPublicPost({ ctx, postId }: { ctx: AppContext; postId:
   if (!communityId) throw postNotFound();
   const [community, post] = await Promise.all([
     findCommunityCached(ctx, communityId),
-    // findPost's post for no one: its access check, then the post.
-    ctx.feedCache.getOrCompute(postPageKey(communityId, postId), async () => {
-      await requirePost(ctx.db, postId, null);
-      return JSON.stringify(await loadPost(ctx.db, postId, ""));
-    }),
+    ctx.feedCache.getOrCompute(postPageKey(communityId, postId), async () =>
+      JSON.stringify((await readPost(ctx.db, postId, null)).post),
+    ),
   ]);
   if (community.visibility !== "public") throw postNotFound();
   return `{"post":${post},"community":${JSON.stringify(cardOf(community))},"viewer_role":null}`;

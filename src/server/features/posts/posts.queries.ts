@@ -146,14 +146,20 @@ export function keysetPage<R>(rows: R[], limit: number, keyOf: (row: R) => Curso
 // ---------------------------------------------------------------------------------------------
 // Reads
 
+/** One post as the viewer (null: no one) may see it: the access check, then the post. */
+export async function readPost(db: Queryable, postId: string, viewerId: string | null) {
+  const access = await requirePost(db, postId, viewerId);
+  return { access, post: await loadPost(db, postId, viewerId ?? "") };
+}
+
 /** One post (the share link target), with the community's name and slug for the page around it. */
 export async function findPost({ ctx, viewer, postId }: { ctx: AppContext; viewer: Viewer | null; postId: string }) {
-  const access = await requirePost(ctx.db, postId, viewer?.id);
+  const { access, post } = await readPost(ctx.db, postId, viewer?.id ?? null);
   const [c] = await ctx.db
     .select({ id: communities.id, slug: communities.slug, name: communities.name, icon_url: communities.iconUrl })
     .from(communities)
     .where(eq(communities.id, access.community.id));
-  return { post: await loadPost(ctx.db, postId, viewer?.id ?? ""), community: c, viewer_role: access.role };
+  return { post, community: c, viewer_role: access.role };
 }
 
 /** The viewer's saved posts, newest saved first, only those they can still see. */
